@@ -1,0 +1,219 @@
+package formulations
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/dlsched/dlsched/lp"
+	"github.com/dlsched/dlsched/topology"
+)
+
+// Form selects how the LP is written.
+type Form int
+
+const (
+	// FormCompact uses suffix-sum variables: O(1) terms per row.
+	FormCompact Form = iota
+	// FormPaper writes the paper's constraints with their explicit sums
+	// Σ_{l≥k} α_il: O(n) terms per computing row.
+	FormPaper
+)
+
+// String returns "compact" or "paper".
+func (f Form) String() string {
+	if f == FormPaper {
+		return "paper"
+	}
+	return "compact"
+}
+
+// ParseForm parses "compact" or "paper".
+func ParseForm(s string) (Form, error) {
+	switch s {
+	case "compact", "":
+		return FormCompact, nil
+	case "paper":
+		return FormPaper, nil
+	}
+	return 0, fmt.Errorf("unknown LP form %q (want compact or paper)", s)
+}
+
+// Scale holds the units the LP is written in: loads in units of L0, times
+// in units of T0. A coefficient C (time per load) becomes C·L0/T0, a
+// startup S becomes S/T0, V becomes V/L0.
+type Scale struct {
+	L0, T0 float64
+}
+
+// NewScale picks units that keep the LP's numbers near 1: L0 = min(D, V)
+// (V when D = ∞) and T0 = the trivial lower bound S + VA/P on Cmax, so the
+// optimal scaled Cmax is at least 1.
+func NewScale(p *Problem) Scale {
+	l0 := p.V
+	if !math.IsInf(p.D, 1) && p.D < l0 {
+		l0 = p.D
+	}
+	t0 := p.LowerBoundLB()
+	if !(t0 > 0) || math.IsInf(t0, 0) {
+		t0 = 1
+	}
+	return Scale{L0: l0, T0: t0}
+}
+
+// Layout tells where the LP's variables are, for decoding.
+type Layout struct {
+	Scale Scale
+	Form  Form
+	// Alpha[j] is the column of α of message j; Time[h] the column of the
+	// start time of hop h; Cmax the column of Cmax.
+	Alpha, Time []int
+	Cmax        int
+	// TimeCols lists every time column including Cmax, whose finite upper
+	// bound certification may set to a known makespan.
+	TimeCols []int
+}
+
+// SizeEstimate predicts the size of the LP before it is built.
+type SizeEstimate struct {
+	Vars, Rows, Nonzeros int64
+}
+
+// Bytes estimates the memory the LP needs, in this process and in the
+// solver: about 48 bytes per nonzero (row and column copies, solver
+// factorisation work space) and 160 per row or column (bounds, names,
+// solution and basis arrays).
+func (e SizeEstimate) Bytes() int64 { return 48*e.Nonzeros + 160*(e.Vars+e.Rows) }
+
+// Estimate predicts the LP's size for the network without building it.
+func (nw *Network) Estimate(f Form) SizeEstimate {
+	nm, nh, na := int64(len(nw.Pattern)), int64(len(nw.Hops)), int64(len(nw.Arcs))
+	e := SizeEstimate{Vars: nm + nh + 1, Rows: na + nm + 1, Nonzeros: 3*na + nm}
+	if f == FormPaper {
+		for _, msgs := range nw.DestMsgs {
+			k := int64(len(msgs))
+			e.Nonzeros += 2*k + k*(k+1)/2
+		}
+	} else {
+		e.Vars += nm
+		e.Rows += nm
+		e.Nonzeros += 4*nm + 3*nm
+	}
+	return e
+}
+
+func (nw *Network) msgName(prefix string, j int) string {
+	m := nw.Pattern[j]
+	return prefix + "_" + strconv.Itoa(m.Dest) + "_" + strconv.Itoa(m.Stage)
+}
+
+func (nw *Network) hopName(h int) string {
+	hop := nw.Hops[h]
+	m := nw.Pattern[hop.Msg]
+	s := "t_" + strconv.Itoa(m.Dest) + "_" + strconv.Itoa(m.Stage)
+	if nw.Prob.Kind == topology.Tree {
+		s += "_" + strconv.Itoa(hop.Level)
+	}
+	return s
+}
+
+// Build writes the LP of the network in the given form:
+//
+//	minimise Cmax subject to
+//	  start(b) ≥ start(a) + Const_a + Coef_a·α      for every arc a → b
+//	  start(last hop of j) + Const + Coef·α_j + A·Σ_{l≥j} α_l ≤ Cmax
+//	  Σ_j DestSize·α_j = V,   0 ≤ α_j ≤ MaxLoad,   start ≥ 0
+//
+// which is LoadDirect (1)–(5) for a star, TreeNLF/LLF-1/2 for ordinary
+// trees and BinomialTreeNLF/LLF for binomial trees (docs/formulations.md
+// maps every arc family to the paper's numbered constraints).
+func (nw *Network) Build(f Form, sc Scale) (*lp.Model, *Layout) {
+	p := nw.Prob
+	m := lp.New(fmt.Sprintf("dlsched_%s_%s", p.Kind, f), lp.Minimize)
+	lay := &Layout{Scale: sc, Form: f, Alpha: make([]int, len(nw.Pattern)), Time: make([]int, len(nw.Hops))}
+	tscale := 1 / sc.T0
+	lscale := sc.L0 / sc.T0
+	for j, msg := range nw.Pattern {
+		lay.Alpha[j] = m.AddVar(nw.msgName("a", j), 0, p.MaxLoad(msg.Dest)/sc.L0, 0)
+	}
+	for h := range nw.Hops {
+		lay.Time[h] = m.AddVar(nw.hopName(h), 0, math.Inf(1), 0)
+	}
+	lay.Cmax = m.AddVar("cmax", 0, math.Inf(1), 1)
+	lay.TimeCols = append(append([]int(nil), lay.Time...), lay.Cmax)
+
+	// Suffix-sum columns β_j = α_j + β_next (compact form only); the last
+	// message of a destination uses α itself.
+	beta := make([]int, len(nw.Pattern))
+	for j := range beta {
+		beta[j] = -1
+	}
+	if f == FormCompact {
+		for _, d := range nw.Dests {
+			msgs := nw.DestMsgs[d]
+			for q := 0; q < len(msgs)-1; q++ {
+				j := msgs[q]
+				beta[j] = m.AddVar(nw.msgName("b", j), 0, p.V/p.DestSize(d)/sc.L0, 0)
+			}
+		}
+	}
+
+	cols := make([]int, 0, 8)
+	vals := make([]float64, 0, 8)
+	for _, a := range nw.Arcs {
+		from := nw.Hops[a.From]
+		cols = append(cols[:0], lay.Time[a.To], lay.Time[a.From], lay.Alpha[from.Msg])
+		vals = append(vals[:0], 1, -1, -from.Coef*lscale)
+		m.AddRow(fmt.Sprintf("%s_%d_%d", a.Kind, a.From, a.To), from.Const*tscale, math.Inf(1), cols, vals)
+	}
+	for _, d := range nw.Dests {
+		_, _, aRate := p.params(d)
+		msgs := nw.DestMsgs[d]
+		for q, j := range msgs {
+			hops := nw.MsgHops[j]
+			last := nw.Hops[hops[len(hops)-1]]
+			cols = append(cols[:0], lay.Cmax, lay.Time[hops[len(hops)-1]], lay.Alpha[j])
+			vals = append(vals[:0], 1, -1, -last.Coef*lscale)
+			switch {
+			case f == FormPaper:
+				for _, l := range msgs[q:] {
+					cols = append(cols, lay.Alpha[l])
+					vals = append(vals, -aRate*lscale)
+				}
+			case beta[j] >= 0:
+				cols = append(cols, beta[j])
+				vals = append(vals, -aRate*lscale)
+			default:
+				cols = append(cols, lay.Alpha[j])
+				vals = append(vals, -aRate*lscale)
+			}
+			m.AddRow(nw.msgName("comp", j), last.Const*tscale, math.Inf(1), cols, vals)
+			if beta[j] >= 0 {
+				next := msgs[q+1]
+				nb := beta[next]
+				if nb < 0 {
+					nb = lay.Alpha[next]
+				}
+				cols = append(cols[:0], beta[j], lay.Alpha[j], nb)
+				vals = append(vals[:0], 1, -1, -1)
+				m.AddRow(nw.msgName("suf", j), 0, 0, cols, vals)
+			}
+		}
+	}
+	cols, vals = cols[:0], vals[:0]
+	for j, msg := range nw.Pattern {
+		cols = append(cols, lay.Alpha[j])
+		vals = append(vals, p.DestSize(msg.Dest))
+	}
+	m.AddRow("load", p.V/sc.L0, p.V/sc.L0, cols, vals)
+	return m, lay
+}
+
+// Decode reads the loads (user units) out of an LP solution vector.
+func (lay *Layout) Decode(x []float64) []float64 {
+	out := make([]float64, len(lay.Alpha))
+	for j, c := range lay.Alpha {
+		out[j] = x[c] * lay.Scale.L0
+	}
+	return out
+}

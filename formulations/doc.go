@@ -1,0 +1,28 @@
+// Package formulations turns a divisible-load problem into the linear
+// programs of Drozdowski & Wolniewicz (2004) and turns LP solutions back
+// into schedules.
+//
+// The physical model (docs/semantics.md) is captured once, as a Network: the
+// transfers (hops) of every message, each lasting Const + Coef·α, and the
+// precedence arcs "hop b starts after hop a ends" that the model's rules
+// imply (store-and-forward, one message per link, FIFO relaying, 1- or
+// 2-buffer reuse). Two LP forms are generated from it:
+//
+//   - FormPaper: the paper's constraint families as printed (LoadDirect
+//     (1)–(5), TreeNLF-1 (6)–(12), ...), with damaged indices repaired, and
+//     the computing constraints (3)/(10)/(30) written with their explicit
+//     sums Σ_{l≥k} α_il, O(n) terms per row.
+//   - FormCompact (default): the Network's arcs plus suffix-sum variables
+//     β_ik = α_ik + β_i(k+1), so every row has at most four terms and the
+//     matrix has O(mn) nonzeros.
+//
+// Both are built in scaled units (loads in units of L0, times in units of
+// T0, see Scale) for numerical stability; decoding reports the user's
+// units. Decoding never trusts the raw solver vector: Repair makes the loads
+// exactly feasible and recomputes every start time as early as the Network
+// allows, so the returned Cmax is the makespan of a feasible schedule.
+//
+// The package also gives the closed forms of the paper: n_min, the
+// unlimited-buffer star, the D* heuristics of Section 5 and the LB strategy
+// of Section 4.2.
+package formulations

@@ -1,0 +1,351 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"time"
+
+	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/lp"
+	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/solver"
+)
+
+// DefaultTolerance is the certified relative gap a schedule must reach.
+const DefaultTolerance = 1e-9
+
+// DefaultMaxModelBytes is the default memory limit for one LP (4 GiB).
+const DefaultMaxModelBytes = 4 << 30
+
+// Options configure a solve.
+type Options struct {
+	// Solver is the LP backend; required.
+	Solver solver.Solver
+	// Form is the LP form (compact by default).
+	Form formulations.Form
+	// NoPrune returns the raw LP optimum without removing empty messages.
+	NoPrune bool
+	// Tolerance is the certified relative gap to reach (DefaultTolerance
+	// when zero).
+	Tolerance float64
+	// MaxModelBytes refuses models whose estimated memory exceeds it
+	// (DefaultMaxModelBytes when zero).
+	MaxModelBytes int64
+	// Base are the solver options of the first attempt.
+	Base solver.Options
+	// NoRetry stops after the first attempt even if the gap is too wide.
+	NoRetry bool
+}
+
+func (o *Options) tol() float64 {
+	if o.Tolerance > 0 {
+		return o.Tolerance
+	}
+	return DefaultTolerance
+}
+
+// SizeError reports a model larger than the memory limit.
+type SizeError struct {
+	Estimate formulations.SizeEstimate
+	Limit    int64
+}
+
+// Error implements error; it names the --max-memory flag.
+func (e *SizeError) Error() string {
+	return fmt.Sprintf("invalid --max-memory %d: the LP needs about %d MB (%d variables, %d constraints, %d nonzeros); raise --max-memory or use fewer stages",
+		e.Limit>>20, e.Estimate.Bytes()>>20, e.Estimate.Vars, e.Estimate.Rows, e.Estimate.Nonzeros)
+}
+
+// StagesError reports a stage count below n_min.
+type StagesError struct {
+	N, NMin int
+}
+
+// Error implements error; it names the --stages flag.
+func (e *StagesError) Error() string {
+	return fmt.Sprintf("invalid --stages %d: below n_min=%d, the fewest stages that can carry V with buffers of size D", e.N, e.NMin)
+}
+
+// Outcome is the certified solution of one pattern.
+type Outcome struct {
+	Network *formulations.Network
+	Timing  *formulations.Timing
+	// Cmax is the makespan of the repaired schedule (user units),
+	// LowerBound a certified lower bound on the LP optimum.
+	Cmax, LowerBound float64
+	Attempts         []schedule.Attempt
+	Model            *lp.Model
+	Status           solver.Status
+}
+
+// Gap returns (Cmax − LowerBound)/Cmax, at least 0.
+func (o *Outcome) Gap() float64 {
+	if o.Cmax <= 0 {
+		return 0
+	}
+	g := (o.Cmax - o.LowerBound) / o.Cmax
+	if g < 0 || math.IsNaN(g) {
+		if math.IsNaN(g) {
+			return math.Inf(1)
+		}
+		return 0
+	}
+	return g
+}
+
+// attempts lists the solver settings tried in turn while the certified gap
+// is above tolerance.
+func attempts(base solver.Options) []solver.Options {
+	primal := base
+	primal.Algorithm = solver.Primal
+	strict := base
+	strict.Algorithm = solver.Dual
+	strict.Presolve = solver.PresolveOff
+	strict.PrimalTolerance, strict.DualTolerance = 1e-11, 1e-11
+	barrier := base
+	barrier.Algorithm = solver.Barrier
+	noscale := strict
+	noscale.Scaling, noscale.ScalingSet = 0, true
+	return []solver.Options{base, primal, strict, barrier, noscale}
+}
+
+func presolveName(p solver.Presolve) string {
+	switch p {
+	case solver.PresolveOn:
+		return "on"
+	case solver.PresolveOff:
+		return "off"
+	}
+	return "auto"
+}
+
+// SolvePattern builds, solves, repairs and certifies the LP of one message
+// pattern.
+func SolvePattern(p *formulations.Problem, pat formulations.Pattern, opt Options) (*Outcome, error) {
+	if opt.Solver == nil {
+		return nil, errors.New("pipeline: no solver")
+	}
+	nw, err := formulations.NewNetwork(p, pat)
+	if err != nil {
+		return nil, err
+	}
+	limit := opt.MaxModelBytes
+	if limit <= 0 {
+		limit = DefaultMaxModelBytes
+	}
+	if est := nw.Estimate(opt.Form); est.Bytes() > limit {
+		return nil, &SizeError{Estimate: est, Limit: limit}
+	}
+	sc := formulations.NewScale(p)
+	model, lay := nw.Build(opt.Form, sc)
+	out := &Outcome{Network: nw, Model: model, Cmax: math.Inf(1), LowerBound: math.Inf(-1), Status: solver.Failed}
+	tol := opt.tol()
+	var lastErr error
+	for q, so := range attempts(opt.Base) {
+		if q > 0 && opt.NoRetry {
+			break
+		}
+		t0 := time.Now()
+		sol, err := opt.Solver.Solve(model, so)
+		at := schedule.Attempt{Algorithm: so.Algorithm.String(), Presolve: presolveName(so.Presolve), Seconds: time.Since(t0).Seconds()}
+		if so.ScalingSet {
+			at.Scaling = fmt.Sprint(so.Scaling)
+		}
+		if sol != nil {
+			at.Iterations = sol.Iterations
+			at.Status = sol.Status.String()
+		}
+		if err != nil {
+			if at.Status == "" {
+				at.Status = solver.Failed.String()
+			}
+			out.Attempts = append(out.Attempts, at)
+			lastErr = err
+			var se *solver.StatusError
+			if errors.As(err, &se) && (se.Status == solver.Infeasible || se.Status == solver.Unbounded) {
+				out.Status = se.Status
+				return out, fmt.Errorf("pipeline: %s LP with %d messages: %w", p.Kind, len(pat), err)
+			}
+			continue
+		}
+		alpha, err := nw.RepairLoads(lay.Decode(sol.X))
+		if err != nil {
+			lastErr = err
+			out.Attempts = append(out.Attempts, at)
+			continue
+		}
+		tm := nw.Evaluate(alpha)
+		lb := certify(model, lay, sol, tm.Cmax)
+		at.Cmax, at.LowerBound = tm.Cmax, lb
+		at.Gap = gapOf(tm.Cmax, lb)
+		out.Attempts = append(out.Attempts, at)
+		out.Status = solver.Optimal
+		if tm.Cmax < out.Cmax {
+			out.Cmax, out.Timing = tm.Cmax, tm
+		}
+		if lb > out.LowerBound {
+			out.LowerBound = lb
+		}
+		if out.Gap() <= tol {
+			break
+		}
+	}
+	if out.Timing == nil {
+		if lastErr == nil {
+			lastErr = errors.New("no attempt produced a solution")
+		}
+		return out, fmt.Errorf("pipeline: %s LP with %d messages: %w", p.Kind, len(pat), lastErr)
+	}
+	if out.LowerBound > out.Cmax {
+		// Both are rigorous up to the rounding of the scaled coefficients;
+		// a bound above a feasible makespan can only be that rounding.
+		out.LowerBound = out.Cmax
+	}
+	return out, nil
+}
+
+func gapOf(cmax, lb float64) float64 {
+	if cmax <= 0 || math.IsInf(lb, -1) {
+		return math.Inf(1)
+	}
+	return math.Max(0, (cmax-lb)/cmax)
+}
+
+// certify returns a safe lower bound (user units) on the LP optimum from
+// the solution's duals. Time columns are bounded above by the makespan of
+// the repaired schedule (slightly enlarged): every start time of an optimal
+// solution is at most its Cmax, which is at most that makespan, so the box
+// still holds an optimal solution and the bound stays valid.
+func certify(model *lp.Model, lay *Layout, sol *solver.Solution, cmax float64) float64 {
+	if sol.Duals == nil {
+		return math.Inf(-1)
+	}
+	ub := cmax / lay.Scale.T0 * (1 + 1e-9)
+	saved := make([]float64, len(lay.TimeCols))
+	for q, c := range lay.TimeCols {
+		saved[q] = model.ColUpper[c]
+		model.ColUpper[c] = ub
+	}
+	lb := solver.SafeLowerBound(model, sol.Duals)
+	for q, c := range lay.TimeCols {
+		model.ColUpper[c] = saved[q]
+	}
+	if math.IsInf(lb, -1) {
+		return lb
+	}
+	v := lb * lay.Scale.T0
+	return v - math.Abs(v)*0x1p-51
+}
+
+// Layout is formulations.Layout, aliased for brevity.
+type Layout = formulations.Layout
+
+// Solve solves the problem with n stages: full pattern, certification, and
+// (unless opt.NoPrune) the prune loop. It returns the schedule with Status,
+// Cmax, LowerBound, Gap, Pruning and Solve filled in.
+func Solve(p *formulations.Problem, n int, opt Options) (*schedule.Schedule, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	nmin := p.NMin()
+	if n < nmin {
+		return nil, &StagesError{N: n, NMin: nmin}
+	}
+	start := time.Now()
+	pat := formulations.FullPattern(p, n)
+	res, err := SolvePattern(p, pat, opt)
+	if err != nil {
+		return nil, err
+	}
+	all := append([]schedule.Attempt(nil), res.Attempts...)
+	var removed *schedule.Removed
+	if !opt.NoPrune {
+		removed = &schedule.Removed{CmaxBefore: res.Cmax, CmaxAfter: res.Cmax}
+		for round := 0; round < 1000; round++ {
+			keep, drop := split(res)
+			if len(drop) == 0 {
+				break
+			}
+			next, err := SolvePattern(p, keep, opt)
+			if err != nil {
+				return nil, fmt.Errorf("pipeline: prune round %d: %w", round+1, err)
+			}
+			all = append(all, next.Attempts...)
+			if next.Cmax > res.Cmax*(1+1e-12) {
+				// Removing zero-load messages cannot lengthen the schedule
+				// (docs/formulations.md); only round-off can. Keep the
+				// better one.
+				break
+			}
+			for _, j := range drop {
+				m := res.Network.Pattern[j]
+				removed.Messages = append(removed.Messages, [2]int{m.Stage, m.Dest})
+			}
+			removed.Rounds++
+			res = next
+		}
+		removed.CmaxAfter = res.Cmax
+		removed.Stages, removed.Destinations = lost(p, n, res.Network.Pattern)
+	}
+	s := res.Network.Schedule(res.Timing, n)
+	s.Status = solver.Optimal.String()
+	s.LowerBound = res.LowerBound
+	s.Gap = res.Gap()
+	s.Pruning = removed
+	est := res.Network.Estimate(opt.Form)
+	_ = est
+	s.Solve = &schedule.SolveInfo{
+		Solver: opt.Solver.Name(), Form: opt.Form.String(),
+		Variables: res.Model.NumVars(), Constraints: res.Model.NumRows(), Nonzeros: res.Model.NumNonzeros(),
+		Attempts: all, Tolerance: opt.tol(), Certified: s.Gap <= opt.tol(),
+		Seconds: time.Since(start).Seconds(),
+	}
+	if !s.Solve.Certified {
+		s.Solve.Note = fmt.Sprintf("certified gap %.3g exceeds the tolerance %.3g after %d attempts", s.Gap, opt.tol(), len(res.Attempts))
+	}
+	return s, nil
+}
+
+// zeroShare is the share of V below which a message's load counts as zero
+// for pruning.
+const zeroShare = 1e-12
+
+// split divides the pattern into messages that carry load and those that
+// carry (numerically) none.
+func split(res *Outcome) (keep formulations.Pattern, drop []int) {
+	p := res.Network.Prob
+	for j, m := range res.Network.Pattern {
+		if res.Timing.Alpha[j]*p.DestSize(m.Dest) <= zeroShare*p.V {
+			drop = append(drop, j)
+		} else {
+			keep = append(keep, m)
+		}
+	}
+	if len(keep) == 0 {
+		return res.Network.Pattern, nil
+	}
+	return keep, drop
+}
+
+// lost returns the stages and destinations of the full n-stage pattern that
+// no longer carry any message in pat.
+func lost(p *formulations.Problem, n int, pat formulations.Pattern) (stages, dests []int) {
+	hasStage, hasDest := map[int]bool{}, map[int]bool{}
+	for _, m := range pat {
+		hasStage[m.Stage], hasDest[m.Dest] = true, true
+	}
+	for k := 1; k <= n; k++ {
+		if !hasStage[k] {
+			stages = append(stages, k)
+		}
+	}
+	for _, d := range p.Dests() {
+		if !hasDest[d] {
+			dests = append(dests, d)
+		}
+	}
+	sort.Ints(dests)
+	return stages, dests
+}

@@ -1,0 +1,145 @@
+package schedule
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"text/tabwriter"
+)
+
+// WriteJSON writes the schedule as indented JSON (the CLI contract's field
+// names). The output is deterministic: same schedule, same bytes.
+func (s *Schedule) WriteJSON(w io.Writer) error {
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return fmt.Errorf("schedule: %w", err)
+	}
+	b = append(b, '\n')
+	_, err = w.Write(b)
+	return err
+}
+
+// ReadJSON decodes a schedule written by WriteJSON. Unknown fields are an
+// error, so a typo in a hand-edited file does not pass silently.
+func ReadJSON(r io.Reader) (*Schedule, error) {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	var s Schedule
+	if err := dec.Decode(&s); err != nil {
+		return nil, fmt.Errorf("schedule: %w", err)
+	}
+	return &s, nil
+}
+
+func g(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// CSVHeader is the header row of WriteCSV.
+var CSVHeader = []string{"stage", "processor", "layer", "load", "start", "arrival", "compute_start", "compute_end"}
+
+// WriteCSV writes one row per chunk, in send order, with full precision.
+func (s *Schedule) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(CSVHeader); err != nil {
+		return err
+	}
+	for _, c := range s.Chunks {
+		proc, layer := "", ""
+		if c.Processor > 0 {
+			proc = strconv.Itoa(c.Processor)
+		}
+		if c.Layer > 0 {
+			layer = strconv.Itoa(c.Layer)
+		}
+		if err := cw.Write([]string{strconv.Itoa(c.Stage), proc, layer, g(c.Load), g(c.Start), g(c.Arrival), g(c.ComputeStart), g(c.ComputeEnd)}); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// Summary returns the one-paragraph header of the table format.
+func (s *Schedule) Summary() string {
+	var b bytes.Buffer
+	p := &s.Problem
+	switch p.Topology {
+	case "star":
+		fmt.Fprintf(&b, "star m=%d", p.M)
+		if len(p.Procs) > 0 {
+			b.WriteString(" (heterogeneous)")
+		}
+	case "tree":
+		fmt.Fprintf(&b, "tree p=%d h=%d %s %d-buffer", p.P, p.H, p.Order, p.Buffers)
+	default:
+		fmt.Fprintf(&b, "%s p=%d h=%d %s", p.Topology, p.P, p.H, p.Order)
+	}
+	if len(p.Relay) > 0 {
+		fmt.Fprintf(&b, " relay-only layers %v", p.Relay)
+	}
+	fmt.Fprintf(&b, "  S=%s C=%s A=%s D=%s V=%s\n", g(p.S), g(p.C), g(p.A), Float(p.D).String(), g(p.V))
+	fmt.Fprintf(&b, "status %s  Cmax %.12g  lower bound %.12g  gap %.3g\n", s.Status, s.Cmax, s.LowerBound, s.Gap)
+	fmt.Fprintf(&b, "stages: built %d, carrying load %d (n_min %d), messages %d\n", p.Stages, s.Stages, s.NMin, len(s.Chunks))
+	if r := s.Pruning; r != nil && r.Rounds > 0 {
+		fmt.Fprintf(&b, "pruned in %d round(s): %d empty message(s) removed", r.Rounds, len(r.Messages))
+		if len(r.Stages) > 0 {
+			fmt.Fprintf(&b, ", stages %v", r.Stages)
+		}
+		if len(r.Destinations) > 0 {
+			what := "processors"
+			if p.Topology != "star" {
+				what = "layers"
+			}
+			fmt.Fprintf(&b, ", %s %v", what, r.Destinations)
+		}
+		fmt.Fprintf(&b, "; Cmax %.12g -> %.12g\n", r.CmaxBefore, r.CmaxAfter)
+	}
+	if si := s.Solve; si != nil {
+		fmt.Fprintf(&b, "LP (%s form, %s): %d variables, %d constraints, %d nonzeros; %d attempt(s), %.3fs",
+			si.Form, si.Solver, si.Variables, si.Constraints, si.Nonzeros, len(si.Attempts), si.Seconds)
+		if !si.Certified {
+			fmt.Fprintf(&b, "; NOT certified: %s", si.Note)
+		}
+		b.WriteByte('\n')
+	}
+	if v := s.Verification; v != nil {
+		if v.OK {
+			fmt.Fprintf(&b, "verified by the executor: %d processors, %d events, makespan %.12g (earliest %.12g)\n",
+				v.Processors, v.Events, v.Makespan, v.EarliestMakespan)
+		} else {
+			fmt.Fprintf(&b, "executor found %d violation(s):\n", len(v.Violations))
+			for _, x := range v.Violations {
+				fmt.Fprintf(&b, "  %s at %g: %s\n", x.Kind, x.Time, x.Message)
+			}
+		}
+	}
+	return b.String()
+}
+
+// String formats the float like strconv 'g', with "inf" for +Inf.
+func (f Float) String() string {
+	b, _ := f.MarshalJSON()
+	if len(b) > 0 && b[0] == '"' {
+		return string(b[1 : len(b)-1])
+	}
+	return string(b)
+}
+
+// WriteTable writes the summary and a table of the chunks.
+func (s *Schedule) WriteTable(w io.Writer) error {
+	if _, err := io.WriteString(w, s.Summary()); err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	dest := "proc"
+	if s.Problem.Topology != "star" {
+		dest = "layer"
+	}
+	fmt.Fprintf(tw, "stage\t%s\tload\tstart\tarrival\tcompute start\tcompute end\t\n", dest)
+	for _, c := range s.Chunks {
+		fmt.Fprintf(tw, "%d\t%d\t%.6g\t%.6g\t%.6g\t%.6g\t%.6g\t\n", c.Stage, c.Dest(), c.Load, c.Start, c.Arrival, c.ComputeStart, c.ComputeEnd)
+	}
+	return tw.Flush()
+}
