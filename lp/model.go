@@ -38,6 +38,9 @@ type Model struct {
 	Sense Sense
 	// ObjOffset is a constant added to the objective.
 	ObjOffset float64
+	// Comments are written at the top of MPS ("*" lines) and LP ("\"
+	// lines) files.
+	Comments []string
 
 	// ColNames, ColLower, ColUpper and Obj describe the variables.
 	ColNames []string
@@ -112,10 +115,23 @@ func (m *Model) AddRow(name string, lo, up float64, cols []int, vals []float64) 
 		m.RowIndex = append(m.RowIndex, c)
 		m.RowValue = append(m.RowValue, v)
 	}
-	for _, c := range m.RowIndex[start:] {
+	cancelled := false
+	for q, c := range m.RowIndex[start:] {
 		if c >= 0 && c < len(m.pos) {
 			m.pos[c] = -1
 		}
+		cancelled = cancelled || m.RowValue[start+q] == 0
+	}
+	if cancelled {
+		// Repeated coefficients that summed to zero are dropped too.
+		k := start
+		for q := start; q < len(m.RowIndex); q++ {
+			if m.RowValue[q] != 0 {
+				m.RowIndex[k], m.RowValue[k] = m.RowIndex[q], m.RowValue[q]
+				k++
+			}
+		}
+		m.RowIndex, m.RowValue = m.RowIndex[:k], m.RowValue[:k]
 	}
 	m.RowNames = append(m.RowNames, name)
 	m.RowLower = append(m.RowLower, lo)
@@ -205,21 +221,27 @@ func (v Violation) Relative() float64 { return v.Amount / v.Scale }
 
 // MaxViolation returns the largest relative violation of the point x over all
 // row and column bounds, measured as in Violation. A feasible point returns a
-// zero Violation.
+// zero Violation; a NaN value or activity violates its bounds by +Inf.
 func (m *Model) MaxViolation(x []float64) Violation {
 	var worst Violation
 	worst.Scale = 1
 	consider := func(row bool, i int, name string, val, lo, up, mag float64) {
 		amt := 0.0
-		if val < lo {
+		switch {
+		case math.IsNaN(val):
+			amt = math.Inf(1)
+		case val < lo:
 			amt = lo - val
-		} else if val > up {
+		case val > up:
 			amt = val - up
 		}
 		if amt == 0 {
 			return
 		}
-		scale := math.Max(1, mag)
+		scale := 1.0
+		if mag > scale { // false for NaN
+			scale = mag
+		}
 		if !math.IsInf(lo, 0) {
 			scale = math.Max(scale, math.Abs(lo))
 		}
@@ -247,8 +269,9 @@ func (m *Model) MaxViolation(x []float64) Violation {
 	return worst
 }
 
-// Validate checks that the model is well formed: consistent slice lengths,
-// finite coefficients, lo <= up on every bound, no NaN bound and column
+// Validate checks that the model is well formed: consistent slice lengths
+// and row starts, finite coefficients and objective offset, lo <= up on every
+// bound, no NaN bound, no lower bound +Inf or upper bound -Inf, and column
 // indices in range. It returns the first problem found.
 func (m *Model) Validate() error {
 	n := m.NumVars()
@@ -259,8 +282,27 @@ func (m *Model) Validate() error {
 	if len(m.RowNames) != r || len(m.RowUpper) != r || (r > 0 && len(m.RowStart) != r+1) {
 		return errors.New("lp: row slices have different lengths")
 	}
+	if len(m.RowIndex) != len(m.RowValue) {
+		return errors.New("lp: RowIndex and RowValue have different lengths")
+	}
+	if r > 0 {
+		if m.RowStart[0] != 0 || m.RowStart[r] != len(m.RowIndex) {
+			return errors.New("lp: RowStart does not span RowIndex")
+		}
+		for i := 0; i < r; i++ {
+			if m.RowStart[i] > m.RowStart[i+1] {
+				return fmt.Errorf("lp: RowStart decreases at row %d", i)
+			}
+		}
+	} else if len(m.RowIndex) != 0 {
+		return errors.New("lp: coefficients without rows")
+	}
+	if math.IsNaN(m.ObjOffset) || math.IsInf(m.ObjOffset, 0) {
+		return fmt.Errorf("lp: objective offset %g", m.ObjOffset)
+	}
 	for j := 0; j < n; j++ {
-		if math.IsNaN(m.ColLower[j]) || math.IsNaN(m.ColUpper[j]) || m.ColLower[j] > m.ColUpper[j] {
+		if math.IsNaN(m.ColLower[j]) || math.IsNaN(m.ColUpper[j]) || m.ColLower[j] > m.ColUpper[j] ||
+			math.IsInf(m.ColLower[j], 1) || math.IsInf(m.ColUpper[j], -1) {
 			return fmt.Errorf("lp: column %s has bounds [%g, %g]", m.ColNames[j], m.ColLower[j], m.ColUpper[j])
 		}
 		if math.IsNaN(m.Obj[j]) || math.IsInf(m.Obj[j], 0) {
@@ -268,7 +310,8 @@ func (m *Model) Validate() error {
 		}
 	}
 	for i := 0; i < r; i++ {
-		if math.IsNaN(m.RowLower[i]) || math.IsNaN(m.RowUpper[i]) || m.RowLower[i] > m.RowUpper[i] {
+		if math.IsNaN(m.RowLower[i]) || math.IsNaN(m.RowUpper[i]) || m.RowLower[i] > m.RowUpper[i] ||
+			math.IsInf(m.RowLower[i], 1) || math.IsInf(m.RowUpper[i], -1) {
 			return fmt.Errorf("lp: row %s has bounds [%g, %g]", m.RowNames[i], m.RowLower[i], m.RowUpper[i])
 		}
 		cols, vals := m.Row(i)
@@ -297,6 +340,7 @@ func (m *Model) Clone() *Model {
 	c.RowStart = append([]int(nil), m.RowStart...)
 	c.RowIndex = append([]int(nil), m.RowIndex...)
 	c.RowValue = append([]float64(nil), m.RowValue...)
+	c.Comments = append([]string(nil), m.Comments...)
 	c.pos = nil
 	return &c
 }

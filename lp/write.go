@@ -12,9 +12,23 @@ import (
 // num formats a coefficient so that it reads back to the same float64.
 func num(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
+// lpKeywords are words that CPLEX-LP readers may take for section headers or
+// bound keywords when they appear as names; safeName prefixes them.
+var lpKeywords = map[string]bool{
+	"st": true, "s.t.": true, "st.": true, "subject": true, "such": true,
+	"bound": true, "bounds": true, "free": true, "inf": true, "infinity": true,
+	"min": true, "max": true, "minimize": true, "maximize": true,
+	"minimise": true, "maximise": true, "minimum": true, "maximum": true,
+	"general": true, "generals": true, "gen": true, "integer": true,
+	"integers": true, "int": true, "binary": true, "binaries": true,
+	"bin": true, "semi": true, "semis": true, "semi-continuous": true,
+	"sos": true,
+}
+
 // safeName turns a model name into one that MPS and CPLEX-LP readers accept:
-// no blanks or characters outside the LP format's set, not starting with a
-// digit, '.', or the letter e (which LP readers take for an exponent).
+// no blanks or characters outside the LP format's set ('[' and ']', which
+// glpsol rejects, become '(' and ')'), not starting with a digit, '.', or the
+// letter e (which LP readers take for an exponent), and not an LP keyword.
 func safeName(s string, fallback string) string {
 	if s == "" {
 		s = fallback
@@ -23,36 +37,119 @@ func safeName(s string, fallback string) string {
 	for _, r := range s {
 		switch {
 		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9',
-			strings.ContainsRune("_.()[]{}!#$%&,;?@'~|", r):
+			strings.ContainsRune("_.(){}!#$%&,;?@'~|", r):
 			b.WriteRune(r)
+		case r == '[':
+			b.WriteByte('(')
+		case r == ']':
+			b.WriteByte(')')
 		default:
 			b.WriteByte('_')
 		}
 	}
 	out := b.String()
-	if c := out[0]; (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' {
+	if c := out[0]; (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || lpKeywords[strings.ToLower(out)] {
 		out = "x" + out
 	}
 	return out
 }
 
-func (m *Model) colName(j int) string { return safeName(m.ColNames[j], "c"+strconv.Itoa(j)) }
-func (m *Model) rowName(r int) string { return safeName(m.RowNames[r], "r"+strconv.Itoa(r)) }
+// unique returns names with duplicates made distinct by a suffix _2, _3, …
+// The first occurrence of a name keeps it; names in reserved are never
+// produced.
+func unique(names []string, reserved ...string) []string {
+	used := make(map[string]bool, len(names)+len(reserved))
+	for _, r := range reserved {
+		used[r] = true
+	}
+	out := make([]string, len(names))
+	var dup []int
+	for i, s := range names {
+		if used[s] {
+			dup = append(dup, i)
+			continue
+		}
+		used[s] = true
+		out[i] = s
+	}
+	for _, i := range dup {
+		for k := 2; ; k++ {
+			c := names[i] + "_" + strconv.Itoa(k)
+			if !used[c] {
+				used[c] = true
+				out[i] = c
+				break
+			}
+		}
+	}
+	return out
+}
+
+// commentLines returns the model's Comments split into lines.
+func (m *Model) commentLines() []string {
+	var out []string
+	for _, c := range m.Comments {
+		for _, l := range strings.Split(c, "\n") {
+			out = append(out, strings.TrimRight(l, "\r"))
+		}
+	}
+	return out
+}
+
+// objRow is the name of the objective row in MPS and LP files.
+const objRow = "obj"
+
+// colNames returns the written column names and, when the model has an
+// objective offset or no columns at all, the name of an extra column fixed
+// at 1 that carries ObjOffset as its objective coefficient ("" otherwise).
+// The solvers disagree on the sign of an objective constant in MPS files
+// (RHS of the objective row) and glpsol rejects one in LP files, so a fixed
+// column is the only portable encoding.
+func (m *Model) colNames() (cols []string, konst string) {
+	raw := make([]string, m.NumVars(), m.NumVars()+1)
+	for j := range raw {
+		raw[j] = safeName(m.ColNames[j], "c"+strconv.Itoa(j))
+	}
+	if m.ObjOffset != 0 || m.NumVars() == 0 {
+		raw = append(raw, "obj_const")
+		cols = unique(raw)
+		return cols[:m.NumVars()], cols[m.NumVars()]
+	}
+	return unique(raw), ""
+}
 
 // WriteMPS writes the model in free MPS format, which the clp, glpsol
-// (--freemps) and lp_solve (-fmps) command-line solvers read. Ranged rows use
-// the RANGES section; a maximisation model gets an OBJSENSE section.
+// (--freemps) and lp_solve (-fmps) command-line solvers read. The NAME card
+// carries the word FREE, without which Coin-OR readers (clp) take the file
+// for fixed MPS and misread its BOUNDS. Comments come first, as "*" lines.
+// Ranged rows use the RANGES section.
+// Names are made valid and unique (see WriteLP). A nonzero ObjOffset is
+// written as an extra column obj_const fixed at 1 (the readers disagree on
+// the sign of an objective-row RHS).
+//
+// A maximisation model gets an OBJSENSE MAX section, which lp_solve honours,
+// but the clp command line ignores (pass -max) and glpsol 5.0 rejects (drop
+// the two lines and pass --max).
 func (m *Model) WriteMPS(w io.Writer) error {
 	if err := m.Validate(); err != nil {
 		return err
 	}
+	cols, konst := m.colNames()
+	rows := make([]string, m.NumRows())
+	for r := range rows {
+		rows[r] = safeName(m.RowNames[r], "r"+strconv.Itoa(r))
+	}
+	rows = unique(rows, objRow)
 	bw := bufio.NewWriter(w)
+	for _, l := range m.commentLines() {
+		fmt.Fprintf(bw, "* %s\n", l)
+	}
 	name := safeName(m.Name, "dlsched")
-	fmt.Fprintf(bw, "NAME %s\n", name)
+	fmt.Fprintf(bw, "NAME %s FREE\n", name)
 	if m.Sense == Maximize {
 		fmt.Fprintf(bw, "OBJSENSE\n    MAX\n")
 	}
-	fmt.Fprintf(bw, "ROWS\n N obj\n")
+	fmt.Fprintf(bw, "ROWS\n N %s\n", objRow)
 	for r := 0; r < m.NumRows(); r++ {
 		lo, up := m.RowLower[r], m.RowUpper[r]
 		t := "N"
@@ -64,30 +161,30 @@ func (m *Model) WriteMPS(w io.Writer) error {
 		case !math.IsInf(up, 1):
 			t = "L"
 		}
-		fmt.Fprintf(bw, " %s %s\n", t, m.rowName(r))
+		fmt.Fprintf(bw, " %s %s\n", t, rows[r])
 	}
 	fmt.Fprintf(bw, "COLUMNS\n")
 	csc := m.CSC()
 	for j := 0; j < m.NumVars(); j++ {
-		cn := m.colName(j)
+		cn := cols[j]
 		wrote := false
 		if m.Obj[j] != 0 {
-			fmt.Fprintf(bw, " %s obj %s\n", cn, num(m.Obj[j]))
+			fmt.Fprintf(bw, " %s %s %s\n", cn, objRow, num(m.Obj[j]))
 			wrote = true
 		}
 		for q := csc.Start[j]; q < csc.Start[j+1]; q++ {
-			fmt.Fprintf(bw, " %s %s %s\n", cn, m.rowName(csc.Index[q]), num(csc.Value[q]))
+			fmt.Fprintf(bw, " %s %s %s\n", cn, rows[csc.Index[q]], num(csc.Value[q]))
 			wrote = true
 		}
 		if !wrote {
 			// A column must appear in COLUMNS to exist.
-			fmt.Fprintf(bw, " %s obj 0\n", cn)
+			fmt.Fprintf(bw, " %s %s 0\n", cn, objRow)
 		}
 	}
-	fmt.Fprintf(bw, "RHS\n")
-	if m.ObjOffset != 0 {
-		fmt.Fprintf(bw, " RHS obj %s\n", num(-m.ObjOffset))
+	if konst != "" {
+		fmt.Fprintf(bw, " %s %s %s\n", konst, objRow, num(m.ObjOffset))
 	}
+	fmt.Fprintf(bw, "RHS\n")
 	var ranges []string
 	for r := 0; r < m.NumRows(); r++ {
 		lo, up := m.RowLower[r], m.RowUpper[r]
@@ -99,10 +196,10 @@ func (m *Model) WriteMPS(w io.Writer) error {
 			rhs = up
 		}
 		if rhs != 0 {
-			fmt.Fprintf(bw, " RHS %s %s\n", m.rowName(r), num(rhs))
+			fmt.Fprintf(bw, " RHS %s %s\n", rows[r], num(rhs))
 		}
 		if lo != up && !math.IsInf(lo, -1) && !math.IsInf(up, 1) {
-			ranges = append(ranges, fmt.Sprintf(" RNG %s %s\n", m.rowName(r), num(up-lo)))
+			ranges = append(ranges, fmt.Sprintf(" RNG %s %s\n", rows[r], num(up-lo)))
 		}
 	}
 	if len(ranges) > 0 {
@@ -113,7 +210,7 @@ func (m *Model) WriteMPS(w io.Writer) error {
 	}
 	fmt.Fprintf(bw, "BOUNDS\n")
 	for j := 0; j < m.NumVars(); j++ {
-		cn := m.colName(j)
+		cn := cols[j]
 		lo, up := m.ColLower[j], m.ColUpper[j]
 		switch {
 		case lo == up:
@@ -130,6 +227,9 @@ func (m *Model) WriteMPS(w io.Writer) error {
 				fmt.Fprintf(bw, " UP BND %s %s\n", cn, num(up))
 			}
 		}
+	}
+	if konst != "" {
+		fmt.Fprintf(bw, " FX BND %s 1\n", konst)
 	}
 	fmt.Fprintf(bw, "ENDATA\n")
 	return bw.Flush()
@@ -154,9 +254,9 @@ func (l *lineWriter) put(s string) {
 
 func (l *lineWriter) end() { l.w.WriteString("\n"); l.col = 0 }
 
-func (l *lineWriter) terms(cols []int, vals []float64, name func(int) string) {
+func (l *lineWriter) terms(cols []int, vals []float64, names []string, zero string) {
 	if len(cols) == 0 {
-		l.put("0 " + name(0))
+		l.put("0 " + zero)
 		return
 	}
 	for q, c := range cols {
@@ -166,29 +266,88 @@ func (l *lineWriter) terms(cols []int, vals []float64, name func(int) string) {
 			sign, v = "-", -v
 		}
 		if q == 0 && sign == "+" {
-			l.put(num(v) + " " + name(c))
+			l.put(num(v) + " " + names[c])
 		} else {
-			l.put(sign + " " + num(v) + " " + name(c))
+			l.put(sign + " " + num(v) + " " + names[c])
 		}
 	}
 }
 
 // WriteLP writes the model in CPLEX-LP format, which glpsol (--lp) and the
-// clp command-line solver read. A ranged row lo <= a·x <= up is written as
-// two rows, NAME_lo and NAME_up, because LP readers differ on ranges.
+// clp command-line solver read. Comments come first, as "\\" lines. A
+// ranged row lo <= a·x <= up is written as
+// two rows, NAME_lo and NAME_up, because LP readers differ on ranges. A free
+// row (both bounds infinite) is omitted, leaving a comment, as the format has
+// none; a model without any other row gets a placeholder row 0 >= 0. Names
+// are made valid (see safeName) and unique, with a suffix _2, _3, … on
+// repeats; the objective is named obj. A nonzero ObjOffset is written as an
+// extra column obj_const fixed at 1, since glpsol accepts no constant term
+// in the objective and clp reads one with the wrong sign.
 func (m *Model) WriteLP(w io.Writer) error {
 	if err := m.Validate(); err != nil {
 		return err
 	}
+	cols, konst := m.colNames()
+	// zero names a column for rows (and an objective) without terms.
+	zero := konst
+	if m.NumVars() > 0 {
+		zero = cols[0]
+	}
+	// Row names: unique bases first, then for a ranged row the first
+	// suffix that keeps both NAME_lo and NAME_up unused.
+	base := make([]string, m.NumRows())
+	for r := range base {
+		base[r] = safeName(m.RowNames[r], "r"+strconv.Itoa(r))
+	}
+	base = unique(base, objRow)
+	ranged := func(r int) bool {
+		lo, up := m.RowLower[r], m.RowUpper[r]
+		return lo != up && !math.IsInf(lo, -1) && !math.IsInf(up, 1)
+	}
+	used := map[string]bool{objRow: true}
+	written := 0
+	for r := range base {
+		if !ranged(r) {
+			used[base[r]] = true
+		}
+		if !math.IsInf(m.RowLower[r], -1) || !math.IsInf(m.RowUpper[r], 1) {
+			written++
+		}
+	}
+	loName, upName := make([]string, m.NumRows()), make([]string, m.NumRows())
+	for r := range base {
+		if !ranged(r) {
+			continue
+		}
+		for k := 1; ; k++ {
+			b := base[r]
+			if k > 1 {
+				b += "_" + strconv.Itoa(k)
+			}
+			if !used[b+"_lo"] && !used[b+"_up"] {
+				loName[r], upName[r] = b+"_lo", b+"_up"
+				used[b+"_lo"], used[b+"_up"] = true, true
+				break
+			}
+		}
+	}
+	placeholder := ""
+	if written == 0 {
+		// glpsol rejects an empty Subject To section.
+		placeholder = unique(append(append([]string(nil), base...), "no_rows"), objRow)[len(base)]
+	}
 	bw := bufio.NewWriter(w)
 	lw := &lineWriter{w: bw}
+	for _, l := range m.commentLines() {
+		fmt.Fprintf(bw, "\\ %s\n", l)
+	}
 	fmt.Fprintf(bw, "\\ Problem name: %s\n", safeName(m.Name, "dlsched"))
 	if m.Sense == Maximize {
 		bw.WriteString("Maximize\n")
 	} else {
 		bw.WriteString("Minimize\n")
 	}
-	lw.put("obj:")
+	lw.put(objRow + ":")
 	var oc []int
 	var ov []float64
 	for j, c := range m.Obj {
@@ -196,48 +355,44 @@ func (m *Model) WriteLP(w io.Writer) error {
 			oc, ov = append(oc, j), append(ov, c)
 		}
 	}
-	if len(oc) == 0 && m.NumVars() > 0 {
-		oc, ov = []int{0}, []float64{0}
+	if konst != "" {
+		oc, ov = append(oc, len(cols)), append(ov, m.ObjOffset)
+		cols = append(cols, konst)
 	}
-	lw.terms(oc, ov, m.colName)
-	if m.ObjOffset != 0 {
-		// CPLEX-LP has no objective constant; glpsol and clp accept a bare
-		// number term.
-		if m.ObjOffset < 0 {
-			lw.put("- " + num(-m.ObjOffset))
-		} else {
-			lw.put("+ " + num(m.ObjOffset))
-		}
-	}
+	lw.terms(oc, ov, cols, zero)
 	lw.end()
 	bw.WriteString("Subject To\n")
-	row := func(name string, cols []int, vals []float64, op string, rhs float64) {
+	row := func(name string, rc []int, vals []float64, op string, rhs float64) {
 		lw.put(name + ":")
-		lw.terms(cols, vals, m.colName)
+		lw.terms(rc, vals, cols, zero)
 		lw.put(op + " " + num(rhs))
 		lw.end()
 	}
 	for r := 0; r < m.NumRows(); r++ {
-		cols, vals := m.Row(r)
+		rc, vals := m.Row(r)
 		lo, up := m.RowLower[r], m.RowUpper[r]
-		name := m.rowName(r)
 		switch {
 		case lo == up:
-			row(name, cols, vals, "=", lo)
-		case !math.IsInf(lo, -1) && !math.IsInf(up, 1):
-			row(name+"_lo", cols, vals, ">=", lo)
-			row(name+"_up", cols, vals, "<=", up)
+			row(base[r], rc, vals, "=", lo)
+		case ranged(r):
+			row(loName[r], rc, vals, ">=", lo)
+			row(upName[r], rc, vals, "<=", up)
 		case !math.IsInf(lo, -1):
-			row(name, cols, vals, ">=", lo)
+			row(base[r], rc, vals, ">=", lo)
 		case !math.IsInf(up, 1):
-			row(name, cols, vals, "<=", up)
+			row(base[r], rc, vals, "<=", up)
 		default:
-			row(name, cols, vals, ">=", -1e30)
+			// LP has no free rows; glpsol takes a bound like -1e30
+			// literally and fails on it.
+			fmt.Fprintf(bw, "\\ free row %s omitted\n", base[r])
 		}
+	}
+	if placeholder != "" {
+		row(placeholder, nil, nil, ">=", 0)
 	}
 	bw.WriteString("Bounds\n")
 	for j := 0; j < m.NumVars(); j++ {
-		cn := m.colName(j)
+		cn := cols[j]
 		lo, up := m.ColLower[j], m.ColUpper[j]
 		switch {
 		case lo == up:
@@ -245,7 +400,7 @@ func (m *Model) WriteLP(w io.Writer) error {
 		case math.IsInf(lo, -1) && math.IsInf(up, 1):
 			fmt.Fprintf(bw, " %s free\n", cn)
 		case math.IsInf(lo, -1):
-			fmt.Fprintf(bw, " -infinity <= %s <= %s\n", cn, num(up))
+			fmt.Fprintf(bw, " -inf <= %s <= %s\n", cn, num(up)) // clp rejects -infinity
 		case math.IsInf(up, 1):
 			if lo != 0 {
 				fmt.Fprintf(bw, " %s >= %s\n", cn, num(lo))
@@ -253,6 +408,9 @@ func (m *Model) WriteLP(w io.Writer) error {
 		default:
 			fmt.Fprintf(bw, " %s <= %s <= %s\n", num(lo), cn, num(up))
 		}
+	}
+	if konst != "" {
+		fmt.Fprintf(bw, " %s = 1\n", konst)
 	}
 	bw.WriteString("End\n")
 	return bw.Flush()

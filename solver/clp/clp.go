@@ -1,0 +1,481 @@
+//go:build cgo && !noclp
+
+package clp
+
+/*
+#cgo pkg-config: clp
+#include <stdio.h>
+#include <stdlib.h>
+#include "Clp_C_Interface.h"
+
+// clpFlushStdio flushes C's stdio buffers so that anything Clp printed
+// reaches file descriptors 1 and 2 (used by the silence test).
+static void clpFlushStdio(void) { fflush(NULL); }
+*/
+import "C"
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/dlsched/dlsched/lp"
+	"github.com/dlsched/dlsched/solver"
+)
+
+// ClpSolve::SolveType values (ClpSolve.hpp).
+const (
+	solveTypeDual    = 0 // useDual
+	solveTypePrimal  = 1 // usePrimal
+	solveTypeBarrier = 3 // useBarrier (with crossover)
+)
+
+// ClpSolve::PresolveType values (ClpSolve.hpp).
+const (
+	presolveTypeOn  = 0 // presolveOn
+	presolveTypeOff = 1 // presolveOff
+)
+
+// maxInt32 is Clp's default (and "no") iteration limit.
+const maxInt32 = math.MaxInt32
+
+// liveModels counts Clp_Simplex objects not yet deleted (for tests).
+var liveModels atomic.Int64
+
+// Available reports whether the Clp backend is compiled in. It is true in
+// this build (cgo enabled, no noclp tag).
+func Available() bool { return true }
+
+// Version returns the version of the linked Clp library, e.g. "1.17.6".
+func Version() string { return C.GoString(C.Clp_Version()) }
+
+// Problem is one Clp model (a Clp_Simplex). It implements solver.Solver and
+// solver.Incremental. A Problem is not safe for concurrent use; separate
+// Problems may be used from separate goroutines.
+//
+// Call Close when done: it frees Clp's memory at once. A Problem that
+// becomes unreachable without Close is freed by a runtime cleanup, but only
+// as a safety net, at a time of the garbage collector's choosing.
+type Problem struct {
+	model   unsafe.Pointer // Clp_Simplex* (void* in the C API); nil after Close
+	cleanup runtime.Cleanup
+
+	loaded     bool
+	rows, cols int
+	offset     float64 // lp.Model.ObjOffset, added to Clp's objective
+	colDirty   bool    // column bounds written since the last solve
+	rowDirty   bool    // row bounds written since the last solve
+	pendingErr error   // bad bound passed to SetColBounds/SetRowBounds
+
+	// Clp's defaults, restored when Options leave a setting unset.
+	defPrimalTol, defDualTol float64
+	defScaling               int
+}
+
+// Compile-time check that Problem satisfies the solver interfaces.
+var _ solver.Incremental = (*Problem)(nil)
+
+// New creates an empty, silent (log level 0) Clp model.
+func New() (*Problem, error) {
+	m := C.Clp_newModel()
+	if m == nil {
+		return nil, fmt.Errorf("clp: Clp_newModel failed: %w", solver.ErrFailed)
+	}
+	liveModels.Add(1)
+	C.Clp_setLogLevel(m, 0)
+	p := &Problem{
+		model:        m,
+		defPrimalTol: float64(C.Clp_primalTolerance(m)),
+		defDualTol:   float64(C.Clp_dualTolerance(m)),
+		defScaling:   int(C.Clp_scalingFlag(m)),
+	}
+	p.cleanup = runtime.AddCleanup(p, deleteModel, m)
+	return p, nil
+}
+
+// deleteModel frees a Clp_Simplex; it is Close's work and the cleanup's.
+func deleteModel(m unsafe.Pointer) {
+	C.Clp_deleteModel(m)
+	liveModels.Add(-1)
+}
+
+// Close frees the Clp model. It is idempotent and always returns nil; the
+// Problem cannot be used afterwards.
+func (p *Problem) Close() error {
+	if p.model == nil {
+		return nil
+	}
+	p.cleanup.Stop()
+	deleteModel(p.model)
+	p.model = nil
+	p.loaded = false
+	return nil
+}
+
+// Name returns "clp".
+func (p *Problem) Name() string { return name }
+
+// fail builds the StatusError for a failure that is not Clp's verdict.
+func fail(format string, args ...any) *solver.StatusError {
+	return &solver.StatusError{Solver: name, Status: solver.Failed, Detail: fmt.Sprintf(format, args...)}
+}
+
+// errClosed is returned by methods called after Close.
+func errClosed() error { return fail("Problem closed (or not made by New)") }
+
+// cArena holds C.malloc'ed buffers that are freed together.
+type cArena struct{ ptrs []unsafe.Pointer }
+
+func (a *cArena) alloc(n int, size uintptr) unsafe.Pointer {
+	if n < 1 {
+		n = 1 // malloc(0) may return NULL; Clp wants valid pointers
+	}
+	p := C.malloc(C.size_t(n) * C.size_t(size))
+	a.ptrs = append(a.ptrs, p)
+	return p
+}
+
+// doubles copies src into C memory, mapping ±Inf to ±COIN_DBL_MAX.
+func (a *cArena) doubles(src []float64) *C.double {
+	p := (*C.double)(a.alloc(len(src), unsafe.Sizeof(C.double(0))))
+	dst := unsafe.Slice(p, max(len(src), 1))
+	for i, v := range src {
+		dst[i] = C.double(toClp(v))
+	}
+	return p
+}
+
+// ints copies src into C memory as C ints.
+func (a *cArena) ints(src []int) *C.int {
+	p := (*C.int)(a.alloc(len(src), unsafe.Sizeof(C.int(0))))
+	dst := unsafe.Slice(p, max(len(src), 1))
+	for i, v := range src {
+		dst[i] = C.int(v)
+	}
+	return p
+}
+
+// bigIndices copies src into C memory as CoinBigIndex.
+func (a *cArena) bigIndices(src []int) *C.CoinBigIndex {
+	p := (*C.CoinBigIndex)(a.alloc(len(src), unsafe.Sizeof(C.CoinBigIndex(0))))
+	dst := unsafe.Slice(p, max(len(src), 1))
+	for i, v := range src {
+		dst[i] = C.CoinBigIndex(v)
+	}
+	return p
+}
+
+func (a *cArena) free() {
+	for _, p := range a.ptrs {
+		C.free(p)
+	}
+	a.ptrs = nil
+}
+
+// Load replaces the loaded model by m (Clp_loadProblem from m.CSC()). The
+// model's data are copied; m may be changed afterwards. An invalid model
+// gives a *solver.StatusError with Status Failed and leaves the previously
+// loaded model in place.
+func (p *Problem) Load(m *lp.Model) error {
+	if p.model == nil {
+		return errClosed()
+	}
+	defer runtime.KeepAlive(p)
+	if err := m.Validate(); err != nil {
+		return fail("invalid model: %v", err)
+	}
+	csc := m.CSC()
+	n, r, nnz := m.NumVars(), m.NumRows(), len(csc.Value)
+	if n > maxInt32 || r > maxInt32 || int64(nnz) > int64(math.MaxInt32) {
+		return fail("model too large for Clp: %d columns, %d rows, %d nonzeros", n, r, nnz)
+	}
+	var a cArena
+	defer a.free()
+	start := a.bigIndices(csc.Start)
+	index := a.ints(csc.Index)
+	value := a.doubles(csc.Value)
+	colLo := a.doubles(m.ColLower)
+	colUp := a.doubles(m.ColUpper)
+	obj := a.doubles(m.Obj)
+	rowLo := a.doubles(m.RowLower)
+	rowUp := a.doubles(m.RowUpper)
+	C.Clp_loadProblem(p.model, C.int(n), C.int(r), start, index, value, colLo, colUp, obj, rowLo, rowUp)
+	dir := 1.0
+	if m.Sense == lp.Maximize {
+		dir = -1
+	}
+	C.Clp_setOptimizationDirection(p.model, C.double(dir))
+	p.loaded = true
+	p.rows, p.cols = r, n
+	p.offset = m.ObjOffset
+	p.colDirty, p.rowDirty, p.pendingErr = false, false, nil
+	return nil
+}
+
+// Solve loads m and solves it from scratch (Clp_initialSolveWithOptions)
+// with the algorithm and presolve setting of opt. A non-optimal outcome
+// returns the partial Solution and a *solver.StatusError.
+func (p *Problem) Solve(m *lp.Model, opt solver.Options) (*solver.Solution, error) {
+	if err := p.Load(m); err != nil {
+		return nil, err
+	}
+	return p.solveInitial(opt)
+}
+
+// SolveLoaded solves the loaded model from scratch, like Solve without the
+// Load; bound changes made with SetColBounds and SetRowBounds are kept.
+func (p *Problem) SolveLoaded(opt solver.Options) (*solver.Solution, error) {
+	return p.solveInitial(opt)
+}
+
+func (p *Problem) solveInitial(opt solver.Options) (*solver.Solution, error) {
+	if err := p.ready(); err != nil {
+		return nil, err
+	}
+	defer runtime.KeepAlive(p)
+	var method int
+	switch opt.Algorithm {
+	case solver.Dual:
+		method = solveTypeDual
+	case solver.Primal:
+		method = solveTypePrimal
+	case solver.Barrier:
+		method = solveTypeBarrier
+	default:
+		return nil, fail("unknown algorithm %d", int(opt.Algorithm))
+	}
+	var presolve int
+	switch opt.Presolve {
+	case solver.PresolveAuto, solver.PresolveOn:
+		presolve = presolveTypeOn
+	case solver.PresolveOff:
+		presolve = presolveTypeOff
+	default:
+		return nil, fail("unknown presolve setting %d", int(opt.Presolve))
+	}
+	if err := p.applyOptions(opt); err != nil {
+		return nil, err
+	}
+	p.syncBounds()
+	so := C.ClpSolve_new()
+	defer C.ClpSolve_delete(so)
+	C.ClpSolve_setSolveType(so, C.int(method), -1)
+	C.ClpSolve_setPresolveType(so, C.int(presolve), -1)
+	C.Clp_setNumberIterations(p.model, 0)
+	p.setTimeLimit(opt)
+	C.Clp_initialSolveWithOptions(p.model, so)
+	iters := int(C.Clp_numberIterations(p.model))
+	alg := opt.Algorithm.String()
+	if opt.Algorithm == solver.Barrier {
+		alg = "barrier+crossover"
+		if C.Clp_status(p.model) == 0 {
+			// Clp 1.17's barrier with crossover can call an unbounded LP
+			// optimal (with x around 1e19). A primal simplex pass from
+			// the crossover basis confirms a true optimum in 0
+			// iterations, and otherwise finds out what is wrong.
+			C.Clp_primal(p.model, 0)
+			iters += int(C.Clp_numberIterations(p.model))
+		}
+	}
+	return p.result(alg, opt, iters)
+}
+
+// SetColBounds sets the bounds of column j of the loaded model to [lo, up]
+// (±Inf for none). It panics if j is out of range. A NaN bound is reported
+// by the next Resolve (or SolveLoaded). After Close it does nothing.
+func (p *Problem) SetColBounds(j int, lo, up float64) {
+	if p.model == nil {
+		return
+	}
+	defer runtime.KeepAlive(p)
+	if !p.loaded || j < 0 || j >= p.cols {
+		panic(fmt.Sprintf("clp: SetColBounds: column %d out of range [0,%d)", j, p.cols))
+	}
+	if math.IsNaN(lo) || math.IsNaN(up) {
+		if p.pendingErr == nil {
+			p.pendingErr = fail("column %d given bounds [%g, %g]", j, lo, up)
+		}
+		return
+	}
+	// Write Clp's own bound arrays; syncBounds tells Clp about it.
+	unsafe.Slice((*float64)(unsafe.Pointer(C.Clp_columnLower(p.model))), p.cols)[j] = toClp(lo)
+	unsafe.Slice((*float64)(unsafe.Pointer(C.Clp_columnUpper(p.model))), p.cols)[j] = toClp(up)
+	p.colDirty = true
+}
+
+// SetRowBounds sets the bounds of row i of the loaded model to [lo, up]
+// (±Inf for none). It panics if i is out of range. A NaN bound is reported
+// by the next Resolve (or SolveLoaded). After Close it does nothing.
+func (p *Problem) SetRowBounds(i int, lo, up float64) {
+	if p.model == nil {
+		return
+	}
+	defer runtime.KeepAlive(p)
+	if !p.loaded || i < 0 || i >= p.rows {
+		panic(fmt.Sprintf("clp: SetRowBounds: row %d out of range [0,%d)", i, p.rows))
+	}
+	if math.IsNaN(lo) || math.IsNaN(up) {
+		if p.pendingErr == nil {
+			p.pendingErr = fail("row %d given bounds [%g, %g]", i, lo, up)
+		}
+		return
+	}
+	unsafe.Slice((*float64)(unsafe.Pointer(C.Clp_rowLower(p.model))), p.rows)[i] = toClp(lo)
+	unsafe.Slice((*float64)(unsafe.Pointer(C.Clp_rowUpper(p.model))), p.rows)[i] = toClp(up)
+	p.rowDirty = true
+}
+
+// syncBounds hands bound arrays written in place back to Clp through
+// Clp_chg*, which resets Clp's record of what changed so that the next
+// solve rebuilds its working copies (scaled bounds) from them. The basis
+// is kept.
+func (p *Problem) syncBounds() {
+	if p.colDirty {
+		C.Clp_chgColumnLower(p.model, C.Clp_columnLower(p.model))
+		C.Clp_chgColumnUpper(p.model, C.Clp_columnUpper(p.model))
+		p.colDirty = false
+	}
+	if p.rowDirty {
+		C.Clp_chgRowLower(p.model, C.Clp_rowLower(p.model))
+		C.Clp_chgRowUpper(p.model, C.Clp_rowUpper(p.model))
+		p.rowDirty = false
+	}
+}
+
+// Resolve re-solves the loaded model from the current basis (warm start)
+// after bound changes: Clp_dual, or Clp_primal when opt.Algorithm is
+// Primal. Barrier cannot be warm-started, so it means dual here; presolve
+// is not applied. Without a previous solve it starts from the slack basis.
+func (p *Problem) Resolve(opt solver.Options) (*solver.Solution, error) {
+	if err := p.ready(); err != nil {
+		return nil, err
+	}
+	defer runtime.KeepAlive(p)
+	if opt.Algorithm < solver.Dual || opt.Algorithm > solver.Barrier {
+		return nil, fail("unknown algorithm %d", int(opt.Algorithm))
+	}
+	if err := p.applyOptions(opt); err != nil {
+		return nil, err
+	}
+	p.syncBounds()
+	C.Clp_setNumberIterations(p.model, 0)
+	p.setTimeLimit(opt)
+	alg := "dual warm-start"
+	if opt.Algorithm == solver.Primal {
+		alg = "primal warm-start"
+		C.Clp_primal(p.model, 0)
+	} else {
+		C.Clp_dual(p.model, 0)
+	}
+	return p.result(alg, opt, int(C.Clp_numberIterations(p.model)))
+}
+
+// ready checks that a model is loaded and no bad bound is pending.
+func (p *Problem) ready() error {
+	if p.model == nil {
+		return errClosed()
+	}
+	if !p.loaded {
+		return fail("no model loaded")
+	}
+	if err := p.pendingErr; err != nil {
+		p.pendingErr = nil
+		return err
+	}
+	return nil
+}
+
+// applyOptions sets everything in opt except the time limit, restoring
+// Clp's defaults for settings opt leaves unset.
+func (p *Problem) applyOptions(opt solver.Options) error {
+	scaling := p.defScaling
+	if opt.Scaling > 0 || (opt.ScalingSet && opt.Scaling == 0) {
+		if opt.Scaling > 4 {
+			return fail("scaling mode %d out of range 0..4", opt.Scaling)
+		}
+		scaling = opt.Scaling
+	}
+	m := p.model
+	C.Clp_setLogLevel(m, C.int(max(opt.LogLevel, 0)))
+	C.Clp_scaling(m, C.int(scaling))
+	ptol, dtol := p.defPrimalTol, p.defDualTol
+	if opt.PrimalTolerance > 0 {
+		ptol = opt.PrimalTolerance
+	}
+	if opt.DualTolerance > 0 {
+		dtol = opt.DualTolerance
+	}
+	C.Clp_setPrimalTolerance(m, C.double(ptol))
+	C.Clp_setDualTolerance(m, C.double(dtol))
+	iters := maxInt32
+	if opt.MaxIterations > 0 && opt.MaxIterations < maxInt32 {
+		iters = opt.MaxIterations
+	}
+	C.Clp_setMaximumIterations(m, C.int(iters))
+	return nil
+}
+
+// setTimeLimit sets Clp's time limit right before a solve: Clp counts it
+// from the call (against process CPU time). A negative value switches the
+// limit off.
+func (p *Problem) setTimeLimit(opt solver.Options) {
+	secs := -1.0
+	if opt.MaxSeconds > 0 {
+		secs = opt.MaxSeconds
+	}
+	C.Clp_setMaximumSeconds(p.model, C.double(secs))
+}
+
+// result reads the solution and status out of Clp after a solve that took
+// iters iterations.
+func (p *Problem) result(alg string, opt solver.Options, iters int) (*solver.Solution, error) {
+	m := p.model
+	o := outcome{
+		status:     int(C.Clp_status(m)),
+		secondary:  int(C.Clp_secondaryStatus(m)),
+		iterations: iters,
+		maxIter:    opt.MaxIterations,
+		maxSeconds: opt.MaxSeconds,
+	}
+	st, detail := classify(o)
+	sol := &solver.Solution{
+		Status:      st,
+		Objective:   float64(C.Clp_objectiveValue(m)) + p.offset,
+		X:           copyOut(C.Clp_getColSolution(m), p.cols),
+		RowActivity: copyOut(C.Clp_getRowActivity(m), p.rows),
+		Duals:       copyOut(C.Clp_getRowPrice(m), p.rows),
+		// Clp's reduced costs are d = c − Aᵀy with c the model's own
+		// objective, for either sense (see the package doc).
+		ReducedCosts: copyOut(C.Clp_getReducedCost(m), p.cols),
+		Iterations:   o.iterations,
+		Algorithm:    alg,
+	}
+	if st != solver.Optimal {
+		return sol, &solver.StatusError{Solver: name, Status: st, Detail: detail}
+	}
+	return sol, nil
+}
+
+// copyOut copies n doubles from Clp into a new Go slice, mapping
+// ±COIN_DBL_MAX to ±Inf. A NULL array gives nil.
+func copyOut(src *C.double, n int) []float64 {
+	if src == nil {
+		return nil
+	}
+	out := make([]float64, n)
+	for i, v := range unsafe.Slice((*float64)(unsafe.Pointer(src)), n) {
+		out[i] = fromClp(v)
+	}
+	return out
+}
+
+// flushCStdio flushes the C library's stdio buffers.
+func flushCStdio() { C.clpFlushStdio() }
+
+// Accessors of Clp settings, for tests.
+func (p *Problem) primalTolerance() float64 { return float64(C.Clp_primalTolerance(p.model)) }
+func (p *Problem) dualTolerance() float64   { return float64(C.Clp_dualTolerance(p.model)) }
+func (p *Problem) scalingFlag() int         { return int(C.Clp_scalingFlag(p.model)) }
+func (p *Problem) logLevel() int            { return int(C.Clp_logLevel(p.model)) }
