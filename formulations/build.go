@@ -69,6 +69,14 @@ type Layout struct {
 	// start time of hop h; Cmax the column of Cmax.
 	Alpha, Time []int
 	Cmax        int
+	// Beta[j] is the column of the suffix sum of message j (compact form),
+	// −1 where there is none.
+	Beta []int
+	// ArcRow[a] is the row of arc a, CompRow[j] the computing row of
+	// message j, SufRow[j] its suffix row (−1 if none), LoadRow the row
+	// Σ DestSize·α = V.
+	ArcRow, CompRow, SufRow []int
+	LoadRow                 int
 	// TimeCols lists every time column including Cmax, whose finite upper
 	// bound certification may set to a known makespan.
 	TimeCols []int
@@ -148,6 +156,7 @@ func (nw *Network) Build(f Form, sc Scale) (*lp.Model, *Layout) {
 	for j := range beta {
 		beta[j] = -1
 	}
+	lay.Beta = beta
 	if f == FormCompact {
 		for _, d := range nw.Dests {
 			msgs := nw.DestMsgs[d]
@@ -158,13 +167,32 @@ func (nw *Network) Build(f Form, sc Scale) (*lp.Model, *Layout) {
 		}
 	}
 
+	// A hop with no arc into it starts at time 0 and a hop with a single
+	// arc starts when that arc's hop ends: waiting never helps, because
+	// every rule of the model is a "not before" rule, so these equalities
+	// keep an optimal solution while letting presolve remove the variable.
+	for h, in := range nw.In {
+		if len(in) == 0 {
+			m.ColUpper[lay.Time[h]] = 0
+		}
+	}
+	lay.ArcRow = make([]int, len(nw.Arcs))
+	lay.CompRow = make([]int, len(nw.Pattern))
+	lay.SufRow = make([]int, len(nw.Pattern))
+	for j := range lay.SufRow {
+		lay.SufRow[j] = -1
+	}
 	cols := make([]int, 0, 8)
 	vals := make([]float64, 0, 8)
-	for _, a := range nw.Arcs {
+	for ai, a := range nw.Arcs {
 		from := nw.Hops[a.From]
 		cols = append(cols[:0], lay.Time[a.To], lay.Time[a.From], lay.Alpha[from.Msg])
 		vals = append(vals[:0], 1, -1, -from.Coef*lscale)
-		m.AddRow(fmt.Sprintf("%s_%d_%d", a.Kind, a.From, a.To), from.Const*tscale, math.Inf(1), cols, vals)
+		up := math.Inf(1)
+		if len(nw.In[a.To]) == 1 {
+			up = from.Const * tscale
+		}
+		lay.ArcRow[ai] = m.AddRow(fmt.Sprintf("%s_%d_%d", a.Kind, a.From, a.To), from.Const*tscale, up, cols, vals)
 	}
 	for _, d := range nw.Dests {
 		_, _, aRate := p.params(d)
@@ -187,7 +215,7 @@ func (nw *Network) Build(f Form, sc Scale) (*lp.Model, *Layout) {
 				cols = append(cols, lay.Alpha[j])
 				vals = append(vals, -aRate*lscale)
 			}
-			m.AddRow(nw.msgName("comp", j), last.Const*tscale, math.Inf(1), cols, vals)
+			lay.CompRow[j] = m.AddRow(nw.msgName("comp", j), last.Const*tscale, math.Inf(1), cols, vals)
 			if beta[j] >= 0 {
 				next := msgs[q+1]
 				nb := beta[next]
@@ -196,7 +224,7 @@ func (nw *Network) Build(f Form, sc Scale) (*lp.Model, *Layout) {
 				}
 				cols = append(cols[:0], beta[j], lay.Alpha[j], nb)
 				vals = append(vals[:0], 1, -1, -1)
-				m.AddRow(nw.msgName("suf", j), 0, 0, cols, vals)
+				lay.SufRow[j] = m.AddRow(nw.msgName("suf", j), 0, 0, cols, vals)
 			}
 		}
 	}
@@ -205,7 +233,7 @@ func (nw *Network) Build(f Form, sc Scale) (*lp.Model, *Layout) {
 		cols = append(cols, lay.Alpha[j])
 		vals = append(vals, p.DestSize(msg.Dest))
 	}
-	m.AddRow("load", p.V/sc.L0, p.V/sc.L0, cols, vals)
+	lay.LoadRow = m.AddRow("load", p.V/sc.L0, p.V/sc.L0, cols, vals)
 	return m, lay
 }
 
@@ -216,4 +244,31 @@ func (lay *Layout) Decode(x []float64) []float64 {
 		out[j] = x[c] * lay.Scale.L0
 	}
 	return out
+}
+
+// Point returns the LP column vector (in the LP's scaled units) that
+// represents the timing t: loads, hop start times, Cmax and, in the compact
+// form, the suffix sums. Evaluating the model's constraints at this point
+// checks the schedule against the LP.
+func (lay *Layout) Point(m *lp.Model, nw *Network, t *Timing) []float64 {
+	x := make([]float64, m.NumVars())
+	for j, c := range lay.Alpha {
+		x[c] = t.Alpha[j] / lay.Scale.L0
+	}
+	for h, c := range lay.Time {
+		x[c] = t.Start[h] / lay.Scale.T0
+	}
+	x[lay.Cmax] = t.Cmax / lay.Scale.T0
+	for _, d := range nw.Dests {
+		msgs := nw.DestMsgs[d]
+		suffix := 0.0
+		for q := len(msgs) - 1; q >= 0; q-- {
+			j := msgs[q]
+			suffix += t.Alpha[j]
+			if c := lay.Beta[j]; c >= 0 {
+				x[c] = suffix / lay.Scale.L0
+			}
+		}
+	}
+	return x
 }

@@ -1,0 +1,204 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/dlsched/dlsched/executor"
+	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/internal/atomicfile"
+	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/solver"
+	"github.com/dlsched/dlsched/solver/backends"
+	"github.com/urfave/cli/v2"
+)
+
+func solverFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "solver", Value: "clp", Usage: "LP backend: clp or gonum"},
+		&cli.StringFlag{Name: "algorithm", Value: "auto", Usage: "first LP algorithm: auto, dual, primal or barrier (others follow if the gap is too wide)"},
+		&cli.StringFlag{Name: "form", Value: "compact", Usage: "LP form: compact (suffix sums) or paper (as printed)"},
+		&cli.Float64Flag{Name: "tolerance", Value: pipeline.DefaultTolerance, Usage: "certified relative gap to reach"},
+		&cli.Int64Flag{Name: "max-memory", Value: pipeline.DefaultMaxModelBytes >> 20, Usage: "refuse LPs estimated to need more MB"},
+	}
+}
+
+func solveCommand() *cli.Command {
+	flags := append(problemFlags(), solverFlags()...)
+	flags = append(flags,
+		&cli.StringFlag{Name: "stages", Value: "min", Usage: "number of stages n, or min for n_min"},
+		&cli.BoolFlag{Name: "no-prune", Usage: "return the raw LP optimum, empty messages included"},
+		&cli.StringFlag{Name: "format", Value: "table", Usage: "output: table, json or csv"},
+		&cli.StringFlag{Name: "out", Usage: "write the output to FILE (atomically) instead of stdout"},
+		&cli.StringFlag{Name: "gantt", Usage: "write a Gantt chart to FILE.svg"},
+		&cli.StringFlag{Name: "export-model", Usage: "write the (first) LP to FILE.mps or FILE.lp"},
+		&cli.BoolFlag{Name: "no-verify", Usage: "skip the executor's check of the schedule"},
+	)
+	return &cli.Command{
+		Name:      "solve",
+		Usage:     "solve the LP of one problem and stage count; prune, certify, verify",
+		UsageText: "dlsched solve --topology star|tree|binomial [--order nlf|llf] [--buffers 1|2] [--m N | --p P --h H] --S s --C c --A a --D d|inf --V v [--stages N|min] ...",
+		Flags:     flags,
+		Action:    solveAction,
+	}
+}
+
+// pipelineOptions reads the solver flags.
+func pipelineOptions(c *cli.Context) (pipeline.Options, func(), error) {
+	var opt pipeline.Options
+	var err error
+	if opt.Form, err = formulations.ParseForm(c.String("form")); err != nil {
+		return opt, nil, usagef("invalid --form %s: want compact or paper", c.String("form"))
+	}
+	switch c.String("algorithm") {
+	case "auto":
+		opt.Auto = true
+	case "dual":
+		opt.Base.Algorithm = solver.Dual
+	case "primal":
+		opt.Base.Algorithm = solver.Primal
+	case "barrier":
+		opt.Base.Algorithm = solver.Barrier
+	default:
+		return opt, nil, usagef("invalid --algorithm %s: want auto, dual, primal or barrier", c.String("algorithm"))
+	}
+	tol := c.Float64("tolerance")
+	if !(tol > 0 && tol < 1) {
+		return opt, nil, usagef("invalid --tolerance %g: want a number in (0, 1)", tol)
+	}
+	opt.Tolerance = tol
+	mem := c.Int64("max-memory")
+	if mem < 1 {
+		return opt, nil, usagef("invalid --max-memory %d: want a number of MB >= 1", mem)
+	}
+	opt.MaxModelBytes = mem << 20
+	name := c.String("solver")
+	if name != "clp" && name != "gonum" {
+		return opt, nil, usagef("invalid --solver %s: want clp or gonum", name)
+	}
+	s, err := backends.New(name)
+	if err != nil {
+		return opt, nil, err
+	}
+	opt.Solver = s
+	return opt, func() { backends.Close(s) }, nil
+}
+
+func checkOutPath(flag, path string, exts ...string) error {
+	if path == "" {
+		return nil
+	}
+	if len(exts) > 0 {
+		ok := false
+		for _, e := range exts {
+			ok = ok || strings.EqualFold(filepath.Ext(path), e)
+		}
+		if !ok {
+			return usagef("invalid --%s %s: want a file ending in %s", flag, path, strings.Join(exts, " or "))
+		}
+	}
+	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
+		return usagef("invalid --%s %s: directory %s does not exist", flag, path, filepath.Dir(path))
+	}
+	return nil
+}
+
+func solveAction(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return usagef("unexpected argument %q", c.Args().First())
+	}
+	p, err := parseProblem(c)
+	if err != nil {
+		return err
+	}
+	n, err := parseStages(c, p)
+	if err != nil {
+		return err
+	}
+	format := c.String("format")
+	if format != "table" && format != "json" && format != "csv" {
+		return usagef("invalid --format %s: want table, json or csv", format)
+	}
+	if err := checkOutPath("out", c.String("out")); err != nil {
+		return err
+	}
+	if err := checkOutPath("gantt", c.String("gantt"), ".svg"); err != nil {
+		return err
+	}
+	if err := checkOutPath("export-model", c.String("export-model"), ".mps", ".lp"); err != nil {
+		return err
+	}
+	opt, done, err := pipelineOptions(c)
+	if err != nil {
+		return err
+	}
+	defer done()
+	opt.NoPrune = c.Bool("no-prune")
+
+	if path := c.String("export-model"); path != "" {
+		if err := exportModel(p, n, opt, path); err != nil {
+			return err
+		}
+	}
+	s, err := pipeline.Solve(p, n, opt)
+	if err != nil {
+		return err
+	}
+	if !c.Bool("no-verify") {
+		v, err := executor.Verify(s, executor.Options{})
+		if err != nil {
+			return fmt.Errorf("verify: %w", err)
+		}
+		s.Verification = v
+	}
+	if path := c.String("gantt"); path != "" {
+		if err := atomicfile.Write(path, s.WriteGantt); err != nil {
+			return err
+		}
+	}
+	write := func(w io.Writer) error {
+		switch format {
+		case "json":
+			return s.WriteJSON(w)
+		case "csv":
+			return s.WriteCSV(w)
+		}
+		return s.WriteTable(w)
+	}
+	if path := c.String("out"); path != "" {
+		if err := atomicfile.Write(path, write); err != nil {
+			return err
+		}
+	} else if err := write(os.Stdout); err != nil {
+		return err
+	}
+	if s.Verification != nil && !s.Verification.OK {
+		return cli.Exit(fmt.Sprintf("the executor rejected the schedule (%d violations)", len(s.Verification.Violations)), 1)
+	}
+	return nil
+}
+
+// exportModel writes the LP of the full n-stage pattern in the chosen form.
+func exportModel(p *formulations.Problem, n int, opt pipeline.Options, path string) error {
+	nw, err := formulations.NewNetwork(p, formulations.FullPattern(p, n))
+	if err != nil {
+		return err
+	}
+	if est := nw.Estimate(opt.Form); est.Bytes() > opt.MaxModelBytes {
+		return usage(&pipeline.SizeError{Estimate: est, Limit: opt.MaxModelBytes})
+	}
+	sc := formulations.NewScale(p)
+	m, _ := nw.Build(opt.Form, sc)
+	m.Comments = []string{
+		fmt.Sprintf("dlsched %s LP, %s form, n=%d stages", p.Kind, opt.Form, n),
+		fmt.Sprintf("scaled units: load unit L0=%g, time unit T0=%g; Cmax(user) = T0 * objective", sc.L0, sc.T0),
+	}
+	if strings.EqualFold(filepath.Ext(path), ".lp") {
+		return atomicfile.Write(path, m.WriteLP)
+	}
+	return atomicfile.Write(path, m.WriteMPS)
+}
+

@@ -1,0 +1,296 @@
+package executor
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/topology"
+)
+
+// pchunk is a message of the schedule with everything the replay derives
+// from the Problem: link loads and durations per hop, computing time.
+type pchunk struct {
+	idx  int
+	dest int     // processor (star) or layer (trees)
+	load float64 // as stated
+	sim  float64 // as simulated: max(load, 0)
+	// linkLoad[h] and dur[h]: what one link carries in hop h and how long
+	// the hop lasts (S + C·linkLoad).
+	linkLoad []float64
+	dur      []float64
+	work     float64 // computing time on one destination processor
+	computed bool    // false if the destination is a relay-only layer
+	// pos[l] is the chunk's index in the receive list of layer l (trees,
+	// l = 1..dest) or of its processor (star, pos[0]).
+	pos []int32
+}
+
+// sendRef is one send of a sender layer: hop hop of chunk c.
+type sendRef struct {
+	c    int32
+	hop  int16
+	last bool  // the last send of c at this node: its buffer frees at the end
+	pos  int32 // receive index of c at the sender's layer (-1 at the originator)
+}
+
+// plan is the validated, expanded form of a schedule.
+type plan struct {
+	s       *schedule.Schedule
+	kind    topology.Kind
+	p, h, m int
+	nbuf    int // receive buffers of a node (1 or 2)
+	g       *topology.Graph
+	relay   []bool // per layer: relay-only
+	ch      []pchunk
+	// recv[group] lists the chunks received by the nodes of a group (a
+	// layer, or a star processor) in list order; sends[layer] the sends
+	// of the nodes of a layer (star: layer 0 only).
+	recv  [][]int32
+	sends [][]sendRef
+	// posInLayer[id] is the index of node id in g.ByLayer[its layer].
+	posInLayer []int32
+	computing  int
+	stars      []schedule.Proc // per star processor (1-based: stars[i-1])
+	starTarget []int           // starTarget[i] = i, sliced by targets
+}
+
+// group returns the receive group of node id: its layer for trees, its
+// processor number for a star.
+func (pl *plan) group(id int) int {
+	if pl.kind == topology.Star {
+		return id
+	}
+	return pl.g.Nodes[id].Layer
+}
+
+// hopOf returns the hop by which a node of group grp receives a chunk.
+func (pl *plan) hopOf(grp int) int {
+	if pl.kind == topology.Star {
+		return 0
+	}
+	return grp - 1
+}
+
+// targets returns the nodes a send of node id goes to.
+func (pl *plan) targets(id int, sd sendRef) []int {
+	n := &pl.g.Nodes[id]
+	switch pl.kind {
+	case topology.Star:
+		return pl.starTarget[pl.ch[sd.c].dest : pl.ch[sd.c].dest+1]
+	case topology.Binomial:
+		return n.ChildrenByLayer[int(sd.hop)+1]
+	}
+	return n.Children
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// newPlan validates s and expands it. needHops requires every chunk to
+// state its hops (timed mode).
+func newPlan(s *schedule.Schedule, needHops bool) (*plan, error) {
+	if s == nil {
+		return nil, fmt.Errorf("executor: nil schedule")
+	}
+	pr := &s.Problem
+	kind, err := topology.ParseKind(pr.Topology)
+	if err != nil {
+		return nil, fmt.Errorf("executor: %w", err)
+	}
+	pl := &plan{s: s, kind: kind, p: pr.P, h: pr.H, m: pr.M, nbuf: 1}
+	for _, v := range []struct {
+		name string
+		x    float64
+	}{{"S", pr.S}, {"C", pr.C}, {"A", pr.A}} {
+		if !finite(v.x) || v.x < 0 {
+			return nil, fmt.Errorf("executor: problem: %s = %g, want a finite value >= 0", v.name, v.x)
+		}
+	}
+	if math.IsNaN(float64(pr.D)) || !finite(pr.V) {
+		return nil, fmt.Errorf("executor: problem: D = %g, V = %g", float64(pr.D), pr.V)
+	}
+	switch kind {
+	case topology.Star:
+		if pl.m == 0 {
+			pl.m = len(pr.Procs)
+		}
+		if pl.m < 1 {
+			return nil, fmt.Errorf("executor: star: m = %d, want >= 1", pr.M)
+		}
+		if len(pr.Procs) > 0 && len(pr.Procs) != pl.m {
+			return nil, fmt.Errorf("executor: star: %d per-processor parameters for m = %d", len(pr.Procs), pl.m)
+		}
+		pl.stars = make([]schedule.Proc, pl.m)
+		for i := range pl.stars {
+			sp, cp, ap := pr.ProcParams(i + 1)
+			if !finite(sp) || !finite(cp) || !finite(ap) || sp < 0 || cp < 0 || ap < 0 {
+				return nil, fmt.Errorf("executor: star: processor %d: S=%g C=%g A=%g, want finite values >= 0", i+1, sp, cp, ap)
+			}
+			pl.stars[i] = schedule.Proc{S: sp, C: cp, A: ap}
+		}
+		pl.g, err = topology.Build(kind, pl.m, 0, 0)
+		pl.h = 1
+	case topology.Tree, topology.Binomial:
+		if kind == topology.Tree {
+			switch pr.Buffers {
+			case 0, 2:
+				pl.nbuf = 2
+			case 1:
+				pl.nbuf = 1
+			default:
+				return nil, fmt.Errorf("executor: tree: buffers = %d, want 1 or 2", pr.Buffers)
+			}
+			if pl.nbuf == 2 && pr.BufferReuse != "" && pr.BufferReuse != "alternate" {
+				return nil, fmt.Errorf("executor: tree: buffer_reuse %q is not supported (only \"alternate\")", pr.BufferReuse)
+			}
+		}
+		pl.g, err = topology.Build(kind, 0, pr.P, pr.H)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("executor: %w", err)
+	}
+	pl.relay = make([]bool, pl.h+1)
+	if kind == topology.Star && len(pr.Relay) > 0 {
+		return nil, fmt.Errorf("executor: star: relay-only layers %v make no sense", pr.Relay)
+	}
+	for _, l := range pr.Relay {
+		if l < 1 || l > pl.h {
+			return nil, fmt.Errorf("executor: relay-only layer %d outside 1..%d", l, pl.h)
+		}
+		pl.relay[l] = true
+	}
+	ngroups := pl.h + 1
+	if kind == topology.Star {
+		ngroups = pl.m + 1
+		pl.starTarget = make([]int, pl.m+1)
+		for i := range pl.starTarget {
+			pl.starTarget[i] = i
+		}
+	}
+	pl.posInLayer = make([]int32, len(pl.g.Nodes))
+	for _, ids := range pl.g.ByLayer {
+		for k, id := range ids {
+			pl.posInLayer[id] = int32(k)
+		}
+	}
+	for l := 1; l <= pl.h; l++ {
+		if kind == topology.Star || !pl.relay[l] {
+			pl.computing += len(pl.g.ByLayer[l])
+		}
+	}
+
+	// Chunks.
+	pl.ch = make([]pchunk, len(s.Chunks))
+	pl.recv = make([][]int32, ngroups)
+	for ci := range s.Chunks {
+		c := &s.Chunks[ci]
+		pc := &pl.ch[ci]
+		pc.idx, pc.dest, pc.load = ci, c.Dest(), c.Load
+		where := func() string { return chunkName(pl, ci) }
+		if !finite(c.Load) {
+			return nil, fmt.Errorf("executor: %s: load %g", where(), c.Load)
+		}
+		pc.sim = math.Max(c.Load, 0)
+		maxDest := pl.h
+		if kind == topology.Star {
+			maxDest = pl.m
+		}
+		if pc.dest < 1 || pc.dest > maxDest {
+			return nil, fmt.Errorf("executor: chunk %d (stage %d): destination %d outside 1..%d", ci+1, c.Stage, pc.dest, maxDest)
+		}
+		nh := 1
+		if kind != topology.Star {
+			nh = pc.dest
+		}
+		if needHops && len(c.Hops) != nh {
+			return nil, fmt.Errorf("executor: %s: %d hops stated, want %d", where(), len(c.Hops), nh)
+		}
+		for hi := range c.Hops {
+			if !finite(c.Hops[hi].Start) {
+				return nil, fmt.Errorf("executor: %s: hop %d starts at %g", where(), hi, c.Hops[hi].Start)
+			}
+		}
+		pc.linkLoad = make([]float64, nh)
+		pc.dur = make([]float64, nh)
+		sp, cp, ap := pr.S, pr.C, pr.A
+		if kind == topology.Star {
+			q := pl.stars[pc.dest-1]
+			sp, cp, ap = q.S, q.C, q.A
+		}
+		for hi := 0; hi < nh; hi++ {
+			f := 1.0
+			switch kind {
+			case topology.Tree:
+				f = topology.TreeHopLoad(pl.p, pc.dest, hi)
+			case topology.Binomial:
+				f = topology.BinomialStepLoad(pl.p, pc.dest, hi+1)
+			}
+			pc.linkLoad[hi] = f * pc.load
+			pc.dur[hi] = sp + cp*f*pc.sim
+		}
+		pc.work = ap * pc.sim
+		pc.computed = kind == topology.Star || !pl.relay[pc.dest]
+		if kind == topology.Star {
+			pc.pos = []int32{int32(len(pl.recv[pc.dest]))}
+			pl.recv[pc.dest] = append(pl.recv[pc.dest], int32(ci))
+		} else {
+			pc.pos = make([]int32, pc.dest+1)
+			pc.pos[0] = -1
+			for l := 1; l <= pc.dest; l++ {
+				pc.pos[l] = int32(len(pl.recv[l]))
+				pl.recv[l] = append(pl.recv[l], int32(ci))
+			}
+		}
+	}
+
+	// Sends per sender layer, in list order.
+	pl.sends = make([][]sendRef, pl.h)
+	if kind == topology.Star {
+		for ci := range pl.ch {
+			pl.sends[0] = append(pl.sends[0], sendRef{c: int32(ci), hop: 0, last: true, pos: -1})
+		}
+		return pl, nil
+	}
+	for l := 0; l < pl.h; l++ {
+		for ci := range pl.ch {
+			pc := &pl.ch[ci]
+			if pc.dest <= l {
+				continue
+			}
+			pos := int32(-1)
+			if l > 0 {
+				pos = pc.pos[l]
+			}
+			if kind == topology.Tree {
+				pl.sends[l] = append(pl.sends[l], sendRef{c: int32(ci), hop: int16(l), last: true, pos: pos})
+				continue
+			}
+			for t := l + 1; t <= pc.dest; t++ {
+				pl.sends[l] = append(pl.sends[l], sendRef{c: int32(ci), hop: int16(t - 1), last: t == pc.dest, pos: pos})
+			}
+		}
+	}
+	return pl, nil
+}
+
+// chunkName describes chunk ci for messages: "stage 2, layer 3 (chunk 7)".
+func chunkName(pl *plan, ci int) string {
+	c := &pl.s.Chunks[ci]
+	what := "layer"
+	if pl.kind == topology.Star {
+		what = "processor"
+	}
+	return "stage " + strconv.Itoa(c.Stage) + ", " + what + " " + strconv.Itoa(c.Dest()) + " (chunk " + strconv.Itoa(ci+1) + ")"
+}
+
+// hopName describes hop hi of chunk ci: "hop 2 (layer 2→3)".
+func hopName(pl *plan, ci, hi int) string {
+	switch pl.kind {
+	case topology.Star:
+		return "the transfer P0→P" + strconv.Itoa(pl.ch[ci].dest)
+	case topology.Binomial:
+		return "step " + strconv.Itoa(hi+1) + " (layers 0.." + strconv.Itoa(hi) + "→" + strconv.Itoa(hi+1) + ")"
+	}
+	return "hop " + strconv.Itoa(hi) + " (layer " + strconv.Itoa(hi) + "→" + strconv.Itoa(hi+1) + ")"
+}

@@ -1,0 +1,329 @@
+package executor
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+
+	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/topology"
+)
+
+// Kinds of violations reported by Timed and Verify.
+const (
+	// KindLinkBusy: a transfer starts while the sender's link or ports
+	// still carry an earlier transfer (including the sender's earlier
+	// relay, and messages sent out of FIFO order).
+	KindLinkBusy = "link_busy"
+	// KindNotReceived: a node starts relaying a message it has not fully
+	// received (store and forward).
+	KindNotReceived = "not_received"
+	// KindBufferFull: a message starts arriving at a node whose buffer
+	// for it is still occupied (1-buffer rule, or the 2-buffer rule:
+	// message j waits for message j−2).
+	KindBufferFull = "buffer_full"
+	// KindTooLarge: a link carries more than D units in one message.
+	KindTooLarge = "too_large"
+	// KindLate: a computation ends after the schedule's Cmax.
+	KindLate = "late"
+	// KindLoad: the loads do not add up to V (Σ load × processors of the
+	// destination), or load is addressed to a relay-only layer.
+	KindLoad = "load"
+	// KindNegative: a negative load or start time.
+	KindNegative = "negative"
+	// KindStatedTimes: a time or load the schedule states (hop end and
+	// load, chunk start, arrival, computing interval) differs from the
+	// replay.
+	KindStatedTimes = "stated_times"
+)
+
+// Earliest replays s in earliest mode: the schedule's message order and
+// loads, every transfer as early as the physical model allows; the stated
+// times are ignored (hops need not be filled). Its Makespan is the true
+// makespan of the loads. Negative loads are an error here.
+func Earliest(s *schedule.Schedule, opt Options) (Result, error) {
+	pl, err := newPlan(s, false)
+	if err != nil {
+		return Result{}, err
+	}
+	for i := range pl.ch {
+		if pl.ch[i].load < 0 {
+			return Result{}, fmt.Errorf("executor: %s: negative load %g", chunkName(pl, i), pl.ch[i].load)
+		}
+	}
+	return runEarliest(pl, &opt)
+}
+
+// Timed replays s in timed mode: every transfer starts exactly at the hop
+// start the schedule states, on every node of the layer, and computations
+// follow arrivals in arrival order. Result.Violations lists every breach
+// of the physical model (see the Kind constants); Result.Makespan is the
+// makespan of the replay. Negative loads are replayed as 0 (and reported).
+func Timed(s *schedule.Schedule, opt Options) (Result, error) {
+	pl, err := newPlan(s, true)
+	if err != nil {
+		return Result{}, err
+	}
+	res, ts, err := runTimed(pl, &opt)
+	if err != nil {
+		return Result{}, err
+	}
+	res.Violations = check(pl, ts, &res, &opt, math.Max(math.Abs(s.Cmax), res.Makespan))
+	return res, nil
+}
+
+// Verify replays s in both modes and returns the verdict: OK when the
+// timed replay finds no violation; Makespan from the timed replay,
+// EarliestMakespan from the earliest one, Events of both runs together.
+// An error means the schedule could not be replayed at all (malformed
+// problem or chunks, missing hops, cancelled context).
+func Verify(s *schedule.Schedule, opt Options) (*schedule.Verification, error) {
+	pl, err := newPlan(s, true)
+	if err != nil {
+		return nil, err
+	}
+	er, err := runEarliest(pl, &opt)
+	if err != nil {
+		return nil, err
+	}
+	tr, ts, err := runTimed(pl, &opt)
+	if err != nil {
+		return nil, err
+	}
+	scale := math.Max(math.Abs(s.Cmax), math.Max(tr.Makespan, er.Makespan))
+	v := check(pl, ts, &tr, &opt, scale)
+	return &schedule.Verification{
+		OK:               len(v) == 0,
+		Makespan:         tr.Makespan,
+		EarliestMakespan: er.Makespan,
+		Events:           int(er.Events + tr.Events),
+		Processors:       pl.computing,
+		Violations:       v,
+	}, nil
+}
+
+type vkey struct {
+	kind string
+	c    int32
+	hop  int16
+}
+
+type vagg struct {
+	v     schedule.Violation
+	nodes int
+	seq   int
+}
+
+// checker collects violations, one per (kind, chunk, hop): the first node
+// found is described, the others only counted.
+type checker struct {
+	pl   *plan
+	tolT float64
+	idx  map[vkey]int
+	list []vagg
+}
+
+func (ck *checker) add(kind string, c int32, hop int16, t float64, msg func() string) {
+	k := vkey{kind, c, hop}
+	if i, ok := ck.idx[k]; ok {
+		ck.list[i].nodes++
+		return
+	}
+	ck.idx[k] = len(ck.list)
+	ck.list = append(ck.list, vagg{v: schedule.Violation{Kind: kind, Time: t, Message: msg()}, nodes: 1, seq: len(ck.list)})
+}
+
+func (ck *checker) result() []schedule.Violation {
+	sort.SliceStable(ck.list, func(a, b int) bool { return ck.list[a].v.Time < ck.list[b].v.Time })
+	var out []schedule.Violation
+	for _, a := range ck.list {
+		if a.nodes > 1 {
+			a.v.Message += " (and " + strconv.Itoa(a.nodes-1) + " more nodes alike)"
+		}
+		out = append(out, a.v)
+	}
+	return out
+}
+
+func g(x float64) string { return strconv.FormatFloat(x, 'g', 12, 64) }
+
+// check runs the checks of the timed mode on its records. scale is the
+// time scale of the tolerance.
+func check(pl *plan, ts *timedState, res *Result, opt *Options, scale float64) []schedule.Violation {
+	s := pl.s
+	pr := &s.Problem
+	tol := opt.tolerance()
+	ck := &checker{pl: pl, tolT: tol * math.Max(scale, 1e-300), idx: map[vkey]int{}}
+	tolT := ck.tolT
+
+	// Loads: sign, size, conservation.
+	D := float64(pr.D)
+	sum := 0.0
+	for i := range pl.ch {
+		pc := &pl.ch[i]
+		c := int32(i)
+		if pc.load < 0 {
+			ck.add(KindNegative, c, -1, 0, func() string {
+				return chunkName(pl, i) + ": negative load " + g(pc.load)
+			})
+		}
+		for h, hp := range s.Chunks[i].Hops {
+			if hp.Start < 0 {
+				ck.add(KindNegative, c, int16(h), hp.Start, func() string {
+					return chunkName(pl, i) + ": " + hopName(pl, i, h) + " starts at negative time " + g(hp.Start)
+				})
+			}
+		}
+		if !math.IsInf(D, 1) {
+			big, bh := math.Inf(-1), 0
+			for h, x := range pc.linkLoad {
+				if x > big {
+					big, bh = x, h
+				}
+			}
+			if big > D+tol*math.Abs(D) {
+				ck.add(KindTooLarge, c, int16(bh), 0, func() string {
+					return chunkName(pl, i) + ": " + hopName(pl, i, bh) + " carries " + g(big) + " units per link, more than D = " + g(D)
+				})
+			}
+		}
+		if !pc.computed {
+			ck.add(KindLoad, c, -1, 0, func() string {
+				return chunkName(pl, i) + ": load " + g(pc.load) + " addressed to relay-only layer " + strconv.Itoa(pc.dest)
+			})
+			continue
+		}
+		sum += pc.load * topology.LayerSize(pl.kind, pl.p, pc.dest)
+	}
+	if math.Abs(sum-pr.V) > tol*math.Max(math.Abs(pr.V), 1e-300) {
+		ck.add(KindLoad, -1, -1, 0, func() string {
+			return "the loads add up to " + g(sum) + " (Σ load × processors of the destination), want V = " + g(pr.V)
+		})
+	}
+
+	// Transfers, node by node.
+	for l := 0; l < len(pl.sends); l++ {
+		sends := pl.sends[l]
+		if len(sends) == 0 {
+			continue
+		}
+		for _, id := range pl.g.ByLayer[l] {
+			base := ts.sendOff[id]
+			for k, sd := range sends {
+				st := ts.sStart[base+k]
+				ci := int(sd.c)
+				if k > 0 {
+					if pe := ts.sEnd[base+k-1]; st < pe-tolT {
+						prev := sends[k-1]
+						ck.add(KindLinkBusy, sd.c, sd.hop, st, func() string {
+							return chunkName(pl, ci) + ": " + hopName(pl, ci, int(sd.hop)) + " starts at " + g(st) + " on node " +
+								nodeName(id) + ", whose ports still carry " + chunkName(pl, int(prev.c)) + " " +
+								hopName(pl, int(prev.c), int(prev.hop)) + " until " + g(pe)
+						})
+					}
+				}
+				if id != 0 {
+					if a := ts.arr[ts.recvOff[id]+int(sd.pos)]; !(st >= a-tolT) {
+						ck.add(KindNotReceived, sd.c, sd.hop, st, func() string {
+							return chunkName(pl, ci) + ": " + hopName(pl, ci, int(sd.hop)) + " starts at " + g(st) + " on node " +
+								nodeName(id) + ", but the message has fully arrived there only at " + g(a)
+						})
+					}
+				}
+				if pl.kind == topology.Star {
+					continue
+				}
+				for _, y := range pl.targets(id, sd) {
+					j := int(pl.ch[ci].pos[pl.g.Nodes[y].Layer])
+					if j < pl.nbuf {
+						continue
+					}
+					if lv := ts.leave[ts.recvOff[y]+j-pl.nbuf]; !(st >= lv-tolT) {
+						prev := int(pl.recv[pl.g.Nodes[y].Layer][j-pl.nbuf])
+						ck.add(KindBufferFull, sd.c, sd.hop, st, func() string {
+							rule := "1-buffer rule: a node holds one message at a time"
+							if pl.nbuf == 2 {
+								rule = "2-buffer rule: the j-th message reuses the buffer of message j−2"
+							}
+							return chunkName(pl, ci) + ": " + hopName(pl, ci, int(sd.hop)) + " into node " + nodeName(y) +
+								" starts at " + g(st) + ", but its buffer still holds " + chunkName(pl, prev) +
+								" until " + g(lv) + " (" + rule + ")"
+						})
+					}
+				}
+			}
+		}
+	}
+
+	// Computations after Cmax.
+	for id := 1; id < len(pl.g.Nodes); id++ {
+		grp := pl.group(id)
+		off := ts.recvOff[id]
+		for j, c := range pl.recv[grp] {
+			if pl.ch[c].dest != grp || !pl.ch[c].computed {
+				continue
+			}
+			if en := ts.cend[off+j]; en > s.Cmax+tolT {
+				ci := int(c)
+				ck.add(KindLate, c, -1, en, func() string {
+					return chunkName(pl, ci) + ": the computation on node " + nodeName(id) + " ends at " + g(en) +
+						", after the schedule's Cmax = " + g(s.Cmax)
+				})
+			}
+		}
+	}
+
+	if !opt.SkipStatedTimes {
+		checkStated(ck, res, tol)
+	}
+	return ck.result()
+}
+
+// checkStated compares the times and loads a schedule states with the
+// timed replay. Zero stated values are taken as "not stated"; computing
+// intervals are compared for positive loads only.
+func checkStated(ck *checker, res *Result, tol float64) {
+	pl := ck.pl
+	tolT := ck.tolT
+	differ := func(stated, got float64) bool {
+		return stated != 0 && math.Abs(stated-got) > tolT
+	}
+	for i := range pl.s.Chunks {
+		c := &pl.s.Chunks[i]
+		rt := &res.Chunks[i]
+		ci := int32(i)
+		for h := range c.Hops {
+			hp := &c.Hops[h]
+			if differ(hp.End, rt.HopEnd[h]) {
+				ck.add(KindStatedTimes, ci, int16(h), rt.HopEnd[h], func() string {
+					return chunkName(pl, i) + ": " + hopName(pl, i, h) + " is stated to end at " + g(hp.End) +
+						", but it lasts until " + g(rt.HopEnd[h]) + " (start + S + C·load)"
+				})
+			}
+			if hp.Load != 0 && math.Abs(hp.Load-rt.HopLoad[h]) > tol*math.Max(math.Abs(hp.Load), math.Abs(rt.HopLoad[h])) {
+				ck.add(KindStatedTimes, ci, int16(h), hp.Start, func() string {
+					return chunkName(pl, i) + ": " + hopName(pl, i, h) + " is stated to carry " + g(hp.Load) +
+						" per link, but carries " + g(rt.HopLoad[h])
+				})
+			}
+		}
+		what := ""
+		var stated, got float64
+		switch {
+		case len(c.Hops) > 0 && differ(c.Start, c.Hops[0].Start):
+			what, stated, got = "start", c.Start, c.Hops[0].Start
+		case differ(c.Arrival, rt.Arrival):
+			what, stated, got = "arrival", c.Arrival, rt.Arrival
+		case c.Load > 0 && differ(c.ComputeStart, rt.ComputeStart):
+			what, stated, got = "compute_start", c.ComputeStart, rt.ComputeStart
+		case c.Load > 0 && differ(c.ComputeEnd, rt.ComputeEnd):
+			what, stated, got = "compute_end", c.ComputeEnd, rt.ComputeEnd
+		}
+		if what != "" {
+			ck.add(KindStatedTimes, ci, -2, got, func() string {
+				return chunkName(pl, i) + ": stated " + what + " " + g(stated) + ", replayed " + g(got)
+			})
+		}
+	}
+}

@@ -1,0 +1,157 @@
+package formulations
+
+import (
+	"math"
+	"sort"
+
+	"github.com/dlsched/dlsched/lp"
+)
+
+// RepairDuals turns an approximate dual vector y of the model built by
+// Build into one that is exactly dual feasible on every column whose box is
+// wide (start times, Cmax, suffix sums), and picks the load row's dual that
+// maximises the Lagrangian bound. Any y gives a valid bound
+// (solver.SafeLowerBound); this only makes it tight. Solvers return duals
+// that are feasible to about 1e-9; over tens of thousands of time columns
+// bounded only by the makespan, such small infeasibilities add up to a
+// visible gap. The structure of the LP lets us remove them:
+//
+//  1. Sign: a ≥ row gets y ≥ 0.
+//  2. Cmax: its reduced cost 1 − Σ y_comp must be ≥ 0; the computing
+//     duals are scaled down if they sum above 1.
+//  3. Suffix sums (compact form): β_j appears in its own suffix row (+1),
+//     the previous message's suffix row (−1) and its computing row
+//     (−A); the suffix rows are equalities, so their duals are set
+//     recursively to make each β's reduced cost exactly zero.
+//  4. Start times: hop h's reduced cost is Σ_out y + y_comp(h) − Σ_in y
+//     over its arcs — a flow balance. Hops are visited from the last to the
+//     first (arcs go forward); a single in-arc (an equality) gets exactly
+//     the outflow, several in-arcs (≥ rows) are scaled down to it, so every
+//     start time's reduced cost is ≥ 0 and every dual keeps its sign.
+//  5. Load row: with everything else fixed the bound is a concave
+//     piecewise-linear function of the load row's dual λ, maximised at a
+//     breakpoint r_j/w_j found by sorting.
+func (lay *Layout) RepairDuals(m *lp.Model, nw *Network, y []float64) []float64 {
+	out := make([]float64, m.NumRows())
+	copy(out, y)
+	for i := range out {
+		if math.IsNaN(out[i]) || math.IsInf(out[i], 0) {
+			out[i] = 0
+		}
+		if math.IsInf(m.RowUpper[i], 1) && out[i] < 0 {
+			out[i] = 0
+		}
+	}
+	// 2. Cmax.
+	sum := 0.0
+	for _, r := range lay.CompRow {
+		sum += out[r]
+	}
+	if sum > 1 {
+		for _, r := range lay.CompRow {
+			out[r] /= sum
+		}
+	}
+	// coef returns the coefficient of column c in row r.
+	coef := func(r, c int) float64 {
+		cols, vals := m.Row(r)
+		for q, cc := range cols {
+			if cc == c {
+				return vals[q]
+			}
+		}
+		return 0
+	}
+	// 3. Suffix sums, in each destination's order.
+	for _, d := range nw.Dests {
+		prev := -1
+		for _, j := range nw.DestMsgs[d] {
+			if b := lay.Beta[j]; b >= 0 {
+				// r_β = 0 − (y_suf(j)·1 + y_suf(prev)·(−1) + y_comp(j)·a_comp)
+				v := -coef(lay.CompRow[j], b) * out[lay.CompRow[j]]
+				if prev >= 0 {
+					v += out[lay.SufRow[prev]]
+				}
+				out[lay.SufRow[j]] = v
+				prev = j
+			}
+		}
+	}
+	// 4. Start times, last hop first.
+	outArcs := make([][]int, len(nw.Hops))
+	for a, arc := range nw.Arcs {
+		outArcs[arc.From] = append(outArcs[arc.From], a)
+	}
+	delivery := make([]int, len(nw.Hops))
+	for h := range delivery {
+		delivery[h] = -1
+	}
+	for j, hops := range nw.MsgHops {
+		delivery[hops[len(hops)-1]] = j
+	}
+	for h := len(nw.Hops) - 1; h >= 0; h-- {
+		if m.ColUpper[lay.Time[h]] == 0 {
+			continue // fixed at 0: any reduced cost is harmless
+		}
+		avail := 0.0
+		for _, a := range outArcs[h] {
+			avail += out[lay.ArcRow[a]]
+		}
+		if j := delivery[h]; j >= 0 {
+			avail += out[lay.CompRow[j]]
+		}
+		in := nw.In[h]
+		if len(in) == 1 && m.RowLower[lay.ArcRow[in[0]]] == m.RowUpper[lay.ArcRow[in[0]]] {
+			out[lay.ArcRow[in[0]]] = avail
+			continue
+		}
+		inflow := 0.0
+		for _, a := range in {
+			inflow += out[lay.ArcRow[a]]
+		}
+		if inflow > avail && inflow > 0 {
+			f := math.Max(avail, 0) / inflow
+			for _, a := range in {
+				out[lay.ArcRow[a]] *= f
+			}
+		}
+	}
+	// 5. Load row dual: maximise λV' + Σ_j U_j·min(0, r0_j − w_j λ).
+	out[lay.LoadRow] = 0
+	r0 := make([]float64, len(lay.Alpha))
+	for j, c := range lay.Alpha {
+		r0[j] = m.Obj[c]
+	}
+	colPos := make(map[int]int, len(lay.Alpha))
+	for j, c := range lay.Alpha {
+		colPos[c] = j
+	}
+	for i := 0; i < m.NumRows(); i++ {
+		if out[i] == 0 {
+			continue
+		}
+		cols, vals := m.Row(i)
+		for q, c := range cols {
+			if j, ok := colPos[c]; ok {
+				r0[j] -= vals[q] * out[i]
+			}
+		}
+	}
+	type bp struct{ lambda, weight float64 }
+	bps := make([]bp, len(lay.Alpha))
+	for j, c := range lay.Alpha {
+		w := nw.Prob.DestSize(nw.Pattern[j].Dest)
+		bps[j] = bp{r0[j] / w, w * m.ColUpper[c]}
+	}
+	sort.Slice(bps, func(a, b int) bool { return bps[a].lambda < bps[b].lambda })
+	need := m.RowLower[lay.LoadRow]
+	acc := 0.0
+	for _, b := range bps {
+		acc += b.weight
+		if acc >= need {
+			out[lay.LoadRow] = b.lambda
+			break
+		}
+	}
+	return out
+}
