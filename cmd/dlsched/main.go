@@ -25,6 +25,8 @@ func usage(err error) error { return usageError{err} }
 func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
 
 func newApp() *cli.App {
+	// --h is the tree height, so help keeps only its long name.
+	cli.HelpFlag = &cli.BoolFlag{Name: "help", Usage: "show help"}
 	return &cli.App{
 		Name:  "dlsched",
 		Usage: "optimal divisible-load schedules with limited communication buffers",
