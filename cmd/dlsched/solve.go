@@ -201,4 +201,3 @@ func exportModel(p *formulations.Problem, n int, opt pipeline.Options, path stri
 	}
 	return atomicfile.Write(path, m.WriteMPS)
 }
-
