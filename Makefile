@@ -18,7 +18,7 @@ build: deps
 # The paper's Fig. 6 instance: m=10, A=1e-3, C=1e-6, D=1e4, S=1e-3, V=5e3.
 demo: build
 	./$(BIN) solve --topology star --m 10 --A 1e-3 --C 1e-6 --D 1e4 --S 1e-3 --V 5e3 \
-		--stages 4 --gantt demo-gantt.svg
+		--stages 5 --gantt demo-gantt.svg
 	@echo "Gantt chart written to demo-gantt.svg"
 
 test: deps
@@ -31,3 +31,13 @@ bench: deps
 
 clean:
 	rm -rf bin demo-gantt.svg
+
+# The paper's Figures 6-13 (docs/figures.md): the sweeps of
+# benchmarks/paper/fig*.toml and their plots, in $(FIGDIR) (gitignored).
+# A partial run resumes; remove $(FIGDIR) to time a full one.
+# FIGEXT=svg draws SVG instead of PNG.
+FIGDIR  ?= results/figures
+FIGEXT  ?= png
+
+figures: build
+	FIGEXT=$(FIGEXT) bash benchmarks/paper/figures.sh $(BIN) $(FIGDIR)

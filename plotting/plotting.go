@@ -8,6 +8,7 @@ import (
 	"math"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -37,6 +38,22 @@ var colors = []color.RGBA{
 	{0x9c, 0x75, 0x5f, 255}, {0x33, 0x33, 0x33, 255},
 }
 
+// shortTicks relabels the ticks of a log axis with at most 4 significant
+// digits: LogTicks computes powers of ten by repeated multiplication and
+// would print 1e-05 as 1.0000000000000004e-05.
+type shortTicks struct{ t plot.Ticker }
+
+// Ticks implements plot.Ticker.
+func (s shortTicks) Ticks(min, max float64) []plot.Tick {
+	ts := s.t.Ticks(min, max)
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'g', 4, 64)
+		}
+	}
+	return ts
+}
+
 // Format returns "svg" or "png" from a file name, or an error.
 func Format(path string) (string, error) {
 	switch strings.ToLower(filepath.Ext(path)) {
@@ -58,11 +75,11 @@ func Write(w io.Writer, format string, c Chart) error {
 	p.Y.Label.Text = c.YLabel
 	if c.LogX {
 		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.X.Tick.Marker = shortTicks{plot.LogTicks{Prec: -1}}
 	}
 	if c.LogY {
 		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.Y.Tick.Marker = shortTicks{plot.LogTicks{Prec: -1}}
 	}
 	p.Add(plotter.NewGrid())
 	p.Legend.Top = true

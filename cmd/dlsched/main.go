@@ -33,6 +33,10 @@ func newApp() *cli.App {
 		Commands: []*cli.Command{
 			solveCommand(),
 			verifyCommand(),
+			optimizeCommand(),
+			sweepCommand(),
+			mergeCommand(),
+			plotCommand(),
 		},
 		HideHelpCommand: true,
 		OnUsageError: func(c *cli.Context, err error, isSubcommand bool) error {

@@ -1,0 +1,290 @@
+package main
+
+import (
+	"errors"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/internal/atomicfile"
+	"github.com/dlsched/dlsched/optimize"
+	"github.com/dlsched/dlsched/plotting"
+	"github.com/dlsched/dlsched/topology"
+	"github.com/urfave/cli/v2"
+)
+
+func optimizeCommand() *cli.Command {
+	flags := append(problemFlags(), solverFlags()...)
+	flags = append(flags,
+		&cli.StringFlag{Name: "over", Usage: "what to optimise: n (stages), D (buffer size), n,D (the surface of Fig. 9) or relay (compute/relay split of a tree, with the LB strategy and classic NLF/LLF)"},
+		&cli.IntFlag{Name: "n-max", DefaultText: "n_min+200", Usage: "guard: evaluate no n above this"},
+		&cli.IntFlag{Name: "through", DefaultText: "none", Usage: "--over n,D: extend every line up to this n past its stopping point, for drawing"},
+		&cli.StringFlag{Name: "D-min", Usage: "smallest buffer size searched (--over D, n,D)"},
+		&cli.StringFlag{Name: "D-max", Usage: "largest buffer size searched (--over D, n,D)"},
+		&cli.IntFlag{Name: "points", DefaultText: "9 for --over D, 7 for n,D", Usage: "log grid points of D"},
+		&cli.IntFlag{Name: "refine", Value: optimize.DefaultRefine, Usage: "evaluations of each refinement of D (0 for none)"},
+		&cli.Float64Flag{Name: "within", Value: 0.01, Usage: "report the smallest D whose Cmax is within this fraction of the best (--over D)"},
+		&cli.StringFlag{Name: "stages", DefaultText: "best for --over D, min for relay", Usage: "n for each D or split: N, min (n_min) or best"},
+		&cli.IntFlag{Name: "exhaustive", Value: optimize.DefaultExhaustive, Usage: "try every subset of computing layers when h is at most this (--over relay)"},
+		&cli.BoolFlag{Name: "no-prune", Usage: "optimise the LP optimum of the full n-stage pattern (the paper's model) instead of the pruned schedule"},
+		&cli.BoolFlag{Name: "no-warm", Usage: "solve every point from scratch (warm starts are used only with --no-prune)"},
+		&cli.StringFlag{Name: "preset", Usage: "fill unset problem flags with a paper setting: fig9a, fig9b (star, Fig. 9) or fig11 (binomial p=2 h=10 LLF, V=1e7 D=1e4)"},
+		&cli.StringFlag{Name: "format", Value: "table", Usage: "output: table, json or csv"},
+		&cli.StringFlag{Name: "out", Usage: "write the output to FILE (atomically) instead of stdout"},
+		&cli.StringFlag{Name: "plot", Usage: "write a chart of the curve to FILE.svg or FILE.png"},
+	)
+	return &cli.Command{
+		Name:  "optimize",
+		Usage: "best stage count n and buffer size D; Section 5 D* heuristics; LB strategy and relay-only layers",
+		UsageText: "dlsched optimize <problem flags as solve> --over n|D|n,D|relay [--n-max N] [--D-min x --D-max y --points k] " +
+			"[--stages N|min|best] [--no-prune] [--preset fig9a|fig9b|fig11] [--format table|json|csv] [--out FILE] [--plot FILE.svg]",
+		Flags:  flags,
+		Action: optimizeAction,
+	}
+}
+
+// presets are the paper's settings; each fills the problem flags the user
+// did not set.
+var presets = map[string][][2]string{
+	"fig9a": {{"topology", "star"}, {"m", "10"}, {"A", "1e-4"}, {"C", "1e-4"}, {"S", "1e-1"}, {"V", "1e7"}},
+	"fig9b": {{"topology", "star"}, {"m", "10"}, {"A", "1e-3"}, {"C", "1e-4"}, {"S", "1e-2"}, {"V", "1e7"}},
+	"fig11": {{"topology", "binomial"}, {"order", "llf"}, {"p", "2"}, {"h", "10"}, {"A", "1e-3"}, {"C", "1e-6"}, {"S", "1e-3"}, {"V", "1e7"}, {"D", "1e4"}},
+}
+
+func optimizeAction(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return usagef("unexpected argument %q", c.Args().First())
+	}
+	over := strings.TrimSpace(c.String("over"))
+	switch over {
+	case "n", "D", "n,D", "relay":
+	case "":
+		return usagef("missing --over: want n, D, n,D or relay")
+	default:
+		return usagef("invalid --over %s: want n, D, n,D or relay", over)
+	}
+	if (over == "D" || over == "n,D") && c.IsSet("D") {
+		return usagef("invalid --D with --over %s: the search sets D; give --D-min and --D-max", over)
+	}
+	if over == "relay" && c.IsSet("relay") {
+		return usagef("invalid --relay with --over relay: the search chooses the relay-only layers")
+	}
+	preset := c.String("preset")
+	if preset != "" {
+		set, ok := presets[preset]
+		if !ok {
+			return usagef("invalid --preset %s: want fig9a, fig9b or fig11", preset)
+		}
+		for _, kv := range set {
+			if !c.IsSet(kv[0]) {
+				if err := c.Set(kv[0], kv[1]); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	// The searches over D set D themselves; the problem only needs one.
+	if over == "D" || over == "n,D" {
+		if err := c.Set("D", "inf"); err != nil {
+			return err
+		}
+	}
+	p, err := parseProblem(c)
+	if err != nil {
+		return err
+	}
+	format := c.String("format")
+	if format != "table" && format != "json" && format != "csv" {
+		return usagef("invalid --format %s: want table, json or csv", format)
+	}
+	if err := checkOutPath("out", c.String("out")); err != nil {
+		return err
+	}
+	if err := checkOutPath("plot", c.String("plot"), ".svg", ".png"); err != nil {
+		return err
+	}
+	if c.Int("n-max") < 0 {
+		return usagef("invalid --n-max %d: want an integer >= 1", c.Int("n-max"))
+	}
+	if c.IsSet("through") && over != "n,D" {
+		return usagef("invalid --through with --over %s: --through applies to --over n,D", over)
+	}
+	if c.IsSet("stages") && over != "D" && over != "relay" {
+		return usagef("invalid --stages with --over %s: --stages applies to --over D and relay", over)
+	}
+	if c.Int("refine") < 0 {
+		return usagef("invalid --refine %d: want an integer >= 0", c.Int("refine"))
+	}
+	opt, done, err := pipelineOptions(c)
+	if err != nil {
+		return err
+	}
+	defer done()
+	opt.NoPrune = c.Bool("no-prune")
+	base := optimize.Options{Pipeline: opt, NMax: c.Int("n-max"), NoWarm: c.Bool("no-warm")}
+
+	var rep optimize.Report
+	switch over {
+	case "n":
+		r, err := optimize.OverN(p, base)
+		if err != nil {
+			return searchErr(err)
+		}
+		rep = optimize.NReport{P: p, R: r}
+	case "D":
+		dmin, dmax, err := dRange(c, false)
+		if err != nil {
+			return err
+		}
+		rule, n, err := stageRule(c, optimize.StagesBest)
+		if err != nil {
+			return err
+		}
+		refine := c.Int("refine")
+		if refine == 0 {
+			refine = -1
+		}
+		r, err := optimize.OverD(p, optimize.DOptions{Options: base, DMin: dmin, DMax: dmax, Points: c.Int("points"),
+			Refine: refine, Stages: rule, N: n, Within: c.Float64("within")})
+		if err != nil {
+			return searchErr(err)
+		}
+		rep = optimize.DReport{P: p, R: r}
+	case "n,D":
+		ds, err := surfaceDs(c, p, preset)
+		if err != nil {
+			return err
+		}
+		if c.Int("through") < 0 {
+			return usagef("invalid --through %d: want an integer >= 1", c.Int("through"))
+		}
+		r, err := optimize.OverND(p, ds, base, c.Int("through"))
+		if err != nil {
+			return searchErr(err)
+		}
+		rep = optimize.SurfaceReport{P: p, R: r}
+	case "relay":
+		if p.Kind == topology.Star {
+			return usagef("invalid --topology star with --over relay: want tree or binomial")
+		}
+		rule, n, err := stageRule(c, optimize.StagesMin)
+		if err != nil {
+			return err
+		}
+		if c.Int("exhaustive") < 0 {
+			return usagef("invalid --exhaustive %d: want an integer >= 0", c.Int("exhaustive"))
+		}
+		ex := c.Int("exhaustive")
+		if ex == 0 {
+			ex = -1
+		}
+		r, err := optimize.RelaySplit(p, optimize.SplitOptions{Options: base, Stages: rule, N: n, Exhaustive: ex})
+		if err != nil {
+			return searchErr(err)
+		}
+		rep = optimize.SplitReport{P: p, R: r}
+	}
+
+	if path := c.String("plot"); path != "" {
+		pf, _ := plotting.Format(path)
+		ch := rep.Chart()
+		if err := atomicfile.Write(path, func(w io.Writer) error { return plotting.Write(w, pf, ch) }); err != nil {
+			return err
+		}
+	}
+	write := func(w io.Writer) error {
+		switch format {
+		case "json":
+			return rep.WriteJSON(w)
+		case "csv":
+			return rep.WriteCSV(w)
+		}
+		return rep.WriteTable(w)
+	}
+	if path := c.String("out"); path != "" {
+		return atomicfile.Write(path, write)
+	}
+	return write(os.Stdout)
+}
+
+// searchErr marks the searches' option errors as bad usage.
+func searchErr(err error) error {
+	var re *optimize.RangeError
+	if errors.As(err, &re) || isUsage(err) {
+		return usage(err)
+	}
+	return err
+}
+
+// stageRule reads --stages N|min|best.
+func stageRule(c *cli.Context, def optimize.StageRule) (optimize.StageRule, int, error) {
+	s := strings.TrimSpace(c.String("stages"))
+	switch s {
+	case "":
+		return def, 0, nil
+	case "min":
+		return optimize.StagesMin, 0, nil
+	case "best":
+		return optimize.StagesBest, 0, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return 0, 0, usagef("invalid --stages %s: want an integer >= 1, min or best", s)
+	}
+	return optimize.StagesFixed, n, nil
+}
+
+// dRange reads --D-min and --D-max (required unless optional).
+func dRange(c *cli.Context, optional bool) (float64, float64, error) {
+	if optional && !c.IsSet("D-min") && !c.IsSet("D-max") {
+		return 0, 0, nil
+	}
+	dmin, err := parseFloat(c, "D-min", false)
+	if err != nil {
+		return 0, 0, err
+	}
+	dmax, err := parseFloat(c, "D-max", false)
+	if err != nil {
+		return 0, 0, err
+	}
+	if !(dmin > 0) {
+		return 0, 0, usagef("invalid --D-min %g: want a number > 0", dmin)
+	}
+	if !(dmax > dmin) {
+		return 0, 0, usagef("invalid --D-max %g: want a number > --D-min %g", dmax, dmin)
+	}
+	return dmin, dmax, nil
+}
+
+// surfaceDs returns the buffer sizes of --over n,D: a log grid of --points
+// sizes in [--D-min, --D-max], or with a Fig. 9 preset the fractions of V
+// of optimize.Fig9Fractions.
+func surfaceDs(c *cli.Context, p *formulations.Problem, preset string) ([]float64, error) {
+	dmin, dmax, err := dRange(c, strings.HasPrefix(preset, "fig9"))
+	if err != nil {
+		return nil, err
+	}
+	if dmin == 0 {
+		out := make([]float64, len(optimize.Fig9Fractions))
+		for i, f := range optimize.Fig9Fractions {
+			out[i] = f * p.V
+		}
+		return out, nil
+	}
+	k := c.Int("points")
+	if k == 0 {
+		k = 7
+	}
+	if k < 2 || k > 100 {
+		return nil, usagef("invalid --points %d: want an integer from 2 to 100", k)
+	}
+	out := make([]float64, k)
+	for i := range out {
+		out[i] = math.Exp(math.Log(dmin) + (math.Log(dmax)-math.Log(dmin))*float64(i)/float64(k-1))
+	}
+	out[0], out[k-1] = dmin, dmax
+	return out, nil
+}

@@ -1,0 +1,323 @@
+package optimize
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/schedule"
+)
+
+// StageRule says which n OverD uses for each buffer size.
+type StageRule int
+
+const (
+	// StagesMin uses n_min(D), the fewest stages that can carry V (the
+	// setting of the paper's Figs. 7, 8, 10 and 11).
+	StagesMin StageRule = iota
+	// StagesFixed uses DOptions.N for every D; a D with n_min(D) > N is
+	// infeasible.
+	StagesFixed
+	// StagesBest uses the best n for each D (OverN).
+	StagesBest
+)
+
+// String returns "min", "fixed" or "best".
+func (r StageRule) String() string {
+	switch r {
+	case StagesFixed:
+		return "fixed"
+	case StagesBest:
+		return "best"
+	}
+	return "min"
+}
+
+// Default grid and refinement sizes of OverD.
+const (
+	DefaultPoints = 9
+	DefaultRefine = 8
+)
+
+// DOptions configure OverD.
+type DOptions struct {
+	Options
+	// DMin and DMax delimit the buffer sizes searched (finite, 0 < DMin <
+	// DMax).
+	DMin, DMax float64
+	// Points is the size of the logarithmic grid (default DefaultPoints,
+	// at least 2); Refine the number of evaluations of each refinement
+	// (default DefaultRefine; negative for none).
+	Points, Refine int
+	// Stages picks n per D; N is the stage count of StagesFixed.
+	Stages StageRule
+	N      int
+	// Within is the relative slack of the smallest-buffer answer:
+	// Smallest is the smallest D found with Cmax <= Best·(1+Within).
+	Within float64
+}
+
+// DResult is the outcome of OverD.
+type DResult struct {
+	// Curve holds every evaluated point in increasing D (grid and
+	// refinement).
+	Curve []Point
+	// Grid is the number of grid points among them.
+	Grid int
+	// Best has the least Cmax (ties within 1e-9: the smaller D).
+	Best Point
+	// Smallest is the smallest D with Cmax <= Best·(1+Within).
+	Smallest Point
+	// Within is the slack used for Smallest.
+	Within float64
+	// Unlimited is the same rule with D = ∞, for reference.
+	Unlimited Point
+	// AtDStar is the same rule at the Section 5 heuristic's D* (nil when
+	// no D* exists); it is not part of Curve.
+	AtDStar *Point
+	// Stages is the rule used.
+	Stages StageRule
+	// DStar is the Section 5 heuristic for the problem's topology.
+	DStar formulations.DStar
+	// Note lists skipped buffer sizes and other remarks.
+	Note string
+	// Stats counts the work done.
+	Stats Stats
+}
+
+// OverD searches the buffer size D in [DMin, DMax]: a logarithmic grid of
+// Points sizes, then a golden-section refinement on log D in the two grid
+// cells around the best grid point, then a bisection on log D for the
+// smallest D within Within of the best. For StagesFixed and StagesBest the
+// makespan never increases with D (a schedule feasible with buffers D is
+// feasible with larger ones), so the best D is the top of the range up to
+// the tolerance, and the useful answer is Smallest: the buffer beyond which
+// more memory buys less than Within. For StagesMin the curve is not
+// monotone (n_min(D) jumps at D = V/(k·capacity)); the refinement finds a
+// local minimum in the bracket, and a dip narrower than a grid cell can be
+// missed — that is all a grid can promise.
+func OverD(p *formulations.Problem, opt DOptions) (*DResult, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if opt.Pipeline.Solver == nil {
+		return nil, errors.New("optimize: no solver")
+	}
+	if !(opt.DMin > 0) || math.IsInf(opt.DMin, 0) {
+		return nil, &RangeError{Flag: "D-min", Value: fmt.Sprint(opt.DMin), Want: "a finite number > 0"}
+	}
+	if !(opt.DMax > opt.DMin) || math.IsInf(opt.DMax, 0) {
+		return nil, &RangeError{Flag: "D-max", Value: fmt.Sprint(opt.DMax), Want: fmt.Sprintf("a finite number > --D-min %g", opt.DMin)}
+	}
+	if opt.Points == 0 {
+		opt.Points = DefaultPoints
+	}
+	if opt.Points < 2 {
+		return nil, &RangeError{Flag: "points", Value: fmt.Sprint(opt.Points), Want: "an integer >= 2"}
+	}
+	if opt.Refine == 0 {
+		opt.Refine = DefaultRefine
+	}
+	if opt.Within < 0 || math.IsNaN(opt.Within) {
+		return nil, &RangeError{Flag: "within", Value: fmt.Sprint(opt.Within), Want: "a number >= 0"}
+	}
+	if opt.Stages == StagesFixed && opt.N < 1 {
+		return nil, &RangeError{Flag: "stages", Value: fmt.Sprint(opt.N), Want: "an integer >= 1"}
+	}
+	t0 := time.Now()
+	res := &DResult{Within: opt.Within, Stages: opt.Stages, DStar: DStar(p)}
+	seen := map[float64]Point{}
+	var notes []string
+	eval := func(d float64) (Point, error) {
+		if pt, ok := seen[d]; ok {
+			return pt, nil
+		}
+		pt, note, err := evalD(p, d, opt, &res.Stats)
+		if err != nil {
+			return pt, err
+		}
+		if note != "" {
+			notes = append(notes, note)
+		}
+		seen[d] = pt
+		return pt, nil
+	}
+	lo, hi := math.Log(opt.DMin), math.Log(opt.DMax)
+	grid := make([]float64, opt.Points)
+	for i := range grid {
+		grid[i] = math.Exp(lo + (hi-lo)*float64(i)/float64(opt.Points-1))
+	}
+	grid[0], grid[len(grid)-1] = opt.DMin, opt.DMax
+	for _, d := range grid {
+		if _, err := eval(d); err != nil {
+			return nil, err
+		}
+	}
+	res.Grid = len(seen)
+	best := func() Point {
+		var b Point
+		b.Cmax = schedule.Float(math.Inf(1))
+		for _, pt := range sorted(seen) {
+			if float64(pt.Cmax) < float64(b.Cmax)*(1-tieTol) || (math.IsInf(float64(b.Cmax), 1) && !math.IsInf(float64(pt.Cmax), 1)) {
+				b = pt
+			}
+		}
+		return b
+	}
+	if opt.Refine > 0 && !math.IsInf(float64(best().Cmax), 1) {
+		// Golden section on log D in the cells next to the best grid point.
+		b := sort.SearchFloat64s(grid, float64(best().D))
+		a, c := math.Log(grid[max(b-1, 0)]), math.Log(grid[min(b+1, len(grid)-1)])
+		const phi = 0.6180339887498949
+		x1, x2 := c-phi*(c-a), a+phi*(c-a)
+		f := func(x float64) (float64, error) {
+			pt, err := eval(math.Exp(x))
+			return float64(pt.Cmax), err
+		}
+		f1, err := f(x1)
+		if err != nil {
+			return nil, err
+		}
+		f2, err := f(x2)
+		if err != nil {
+			return nil, err
+		}
+		for k := 2; k < opt.Refine; k++ {
+			if f1 <= f2 {
+				c, x2, f2 = x2, x1, f1
+				x1 = c - phi*(c-a)
+				if f1, err = f(x1); err != nil {
+					return nil, err
+				}
+			} else {
+				a, x1, f1 = x1, x2, f2
+				x2 = a + phi*(c-a)
+				if f2, err = f(x2); err != nil {
+					return nil, err
+				}
+			}
+		}
+		// Bisection for the smallest D within the slack: between the
+		// largest evaluated D below the first one that qualifies and it.
+		tau := float64(best().Cmax) * (1 + opt.Within)
+		pts := sorted(seen)
+		q := 0
+		for q < len(pts) && float64(pts[q].Cmax) > tau {
+			q++
+		}
+		if q > 0 && q < len(pts) {
+			a, c := math.Log(float64(pts[q-1].D)), math.Log(float64(pts[q].D))
+			for k := 0; k < opt.Refine; k++ {
+				m := (a + c) / 2
+				fm, err := f(m)
+				if err != nil {
+					return nil, err
+				}
+				if fm <= tau {
+					c = m
+				} else {
+					a = m
+				}
+			}
+		}
+	}
+	res.Curve = sorted(seen)
+	res.Best = best()
+	tau := float64(res.Best.Cmax) * (1 + opt.Within)
+	for _, pt := range res.Curve {
+		if float64(pt.Cmax) <= tau {
+			res.Smallest = pt
+			break
+		}
+	}
+	un, note, err := evalD(p, math.Inf(1), opt, &res.Stats)
+	if err != nil {
+		return nil, err
+	}
+	if note != "" {
+		notes = append(notes, note)
+	}
+	res.Unlimited = un
+	if d := res.DStar; d.Exists && d.D > 0 && !math.IsInf(d.D, 0) {
+		pt, note, err := evalD(p, d.D, opt, &res.Stats)
+		if err != nil {
+			return nil, err
+		}
+		if note != "" {
+			notes = append(notes, note)
+		}
+		res.AtDStar = &pt
+	}
+	res.Note = strings.Join(notes, "; ")
+	res.Stats.Seconds = time.Since(t0).Seconds()
+	return res, nil
+}
+
+// sorted returns the points in increasing D.
+func sorted(seen map[float64]Point) []Point {
+	out := make([]Point, 0, len(seen))
+	for _, pt := range seen {
+		out = append(out, pt)
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].D < out[b].D })
+	return out
+}
+
+// evalD evaluates one buffer size under the stage rule. A D that needs an
+// LP beyond the memory limit, or (StagesFixed) more stages than N, gives an
+// infeasible point (Cmax = +Inf) and a note.
+func evalD(p *formulations.Problem, d float64, opt DOptions, st *Stats) (Point, string, error) {
+	q := *p
+	q.D = d
+	nmin := q.NMin()
+	inf := Point{D: schedule.Float(d), Cmax: schedule.Float(math.Inf(1)), CmaxFull: schedule.Float(math.Inf(1)),
+		LowerBound: schedule.Float(math.Inf(1)), NMin: nmin}
+	n := nmin
+	switch opt.Stages {
+	case StagesFixed:
+		n = opt.N
+		inf.Stages = n
+		if n < nmin {
+			return inf, "", nil
+		}
+	case StagesBest:
+		r, err := OverN(&q, opt.Options)
+		if err != nil {
+			var se *pipeline.SizeError
+			if errors.As(err, &se) {
+				return inf, fmt.Sprintf("D=%g skipped: %v", d, err), nil
+			}
+			return inf, "", err
+		}
+		st.Warm += r.Stats.Warm
+		st.Cold += r.Stats.Cold
+		st.Fallbacks += r.Stats.Fallbacks
+		note := ""
+		if !r.Covered {
+			note = fmt.Sprintf("D=%g: best n over [%d, %d] only (%s)", d, r.NMin, r.Last, strings.TrimPrefix(r.Note, "; "))
+		}
+		return r.Best, note, nil
+	}
+	if nmin > 1e7 {
+		inf.Stages = nmin
+		return inf, fmt.Sprintf("D=%g skipped: n_min=%d stages", d, nmin), nil
+	}
+	s, err := pipeline.Solve(&q, n, opt.Pipeline)
+	if err != nil {
+		var se *pipeline.SizeError
+		if errors.As(err, &se) {
+			inf.Stages = n
+			return inf, fmt.Sprintf("D=%g skipped: %v", d, err), nil
+		}
+		return inf, "", err
+	}
+	st.Cold++
+	pt := pointOf(&q, n, s)
+	pt.Bound = schedule.Float(FullPatternBound(&q).At(n))
+	return pt, "", nil
+}

@@ -1,0 +1,344 @@
+package optimize
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/solver"
+	"github.com/dlsched/dlsched/topology"
+)
+
+// DefaultSpan is how many stages beyond n_min OverN evaluates at most when
+// Options.NMax is zero.
+const DefaultSpan = 200
+
+// tieTol is the relative difference below which two makespans count as
+// equal; ties go to the fewer stages (OverN) or the smaller buffer (OverD).
+const tieTol = 1e-9
+
+// Options configure the searches of this package.
+type Options struct {
+	// Pipeline holds the solver and the LP settings of every solve. Its
+	// NoPrune selects the curve: false (the default) optimises the pruned
+	// makespan that `dlsched solve --stages n` reports, true the LP optimum
+	// of the full n-stage pattern (the paper's Fig. 9 model).
+	Pipeline pipeline.Options
+	// NMax is the guard of the stage search: no n above it is evaluated.
+	// Zero means n_min + DefaultSpan.
+	NMax int
+	// NoWarm disables warm starts (used only for the unpruned curve, see
+	// the package doc).
+	NoWarm bool
+	// Progress, if set, is called after every evaluated point.
+	Progress func(Point)
+}
+
+// Point is one evaluated (n, D).
+type Point struct {
+	// Stages is n, the number of stages of the LP's full pattern (the
+	// x axis of the curve; `solve --stages n`).
+	Stages int `json:"stages"`
+	// D is the buffer size.
+	D schedule.Float `json:"D"`
+	// Cmax is the value of the optimised curve: the pruned makespan, or
+	// the unpruned one when pruning is off. +Inf marks an infeasible point
+	// (n below n_min for this D).
+	Cmax schedule.Float `json:"cmax"`
+	// CmaxFull is the makespan of the LP solution of the full n-stage
+	// pattern, before pruning (equal to Cmax when pruning is off).
+	CmaxFull schedule.Float `json:"cmax_full"`
+	// LowerBound is the certified lower bound on the optimum of the LP
+	// whose solution gave Cmax.
+	LowerBound schedule.Float `json:"lower_bound"`
+	// Bound is L(n), the physical lower bound of FullPatternBound on every
+	// schedule of the full n-stage pattern.
+	Bound schedule.Float `json:"bound"`
+	// StagesUsed counts the stages that carry load after pruning.
+	StagesUsed int `json:"stages_used"`
+	// NMin is the minimum feasible number of stages for this D.
+	NMin int `json:"n_min"`
+	// Warm is true when the point was solved from the previous point's
+	// basis.
+	Warm bool `json:"warm,omitempty"`
+}
+
+// Bound is the straight line L(n) = Slope·n + Intercept below the makespan
+// of every schedule of the full n-stage pattern (FullPatternBound).
+type Bound struct {
+	Slope, Intercept float64
+}
+
+// At returns L(n).
+func (b Bound) At(n int) float64 { return b.Slope*float64(n) + b.Intercept }
+
+// FirstAbove returns the smallest n >= 1 with L(n) > c, or 0 when there is
+// none (Slope = 0, which happens only with S = 0).
+func (b Bound) FirstAbove(c float64) int {
+	if b.Intercept > c {
+		return 1
+	}
+	if !(b.Slope > 0) || math.IsInf(c, 1) || math.IsNaN(c) {
+		return 0
+	}
+	q := (c - b.Intercept) / b.Slope
+	if q > 1e15 {
+		return 0
+	}
+	n := int(math.Floor(q)) + 1
+	for n > 1 && b.At(n-1) > c {
+		n--
+	}
+	for b.At(n) <= c {
+		n++
+	}
+	return n
+}
+
+// FullPatternBound returns the lower bound L(n) on the makespan of any
+// schedule whose message pattern is the full n-stage pattern (every
+// destination once per stage, each message paying its startup S even when
+// empty — the paper's model, Section 4.1: "S is added even if the size of
+// the load chunk is 0"). It follows from the originator's resources alone,
+// which must carry every message one after another (docs/semantics.md):
+//
+//   - star: the single port sends all nm messages, each lasting S_i + C_iα,
+//     so Cmax ≥ n·ΣS_i + V·min C_i (homogeneous: nmS + CV);
+//   - ordinary tree: each of the originator's p links carries hop 0 of every
+//     message, S + C·p^(i−1)α for a message to layer i; Σ p^(i−1)α over all
+//     messages is V/p, and the last message still needs i_last − 1 hops of
+//     at least S each: Cmax ≥ n·h'·S + CV/p + (i_last − 1)S, with h' the
+//     number of computing layers and i_last the last one in activation
+//     order;
+//   - binomial tree: the originator takes part in every step of every
+//     scatter, Si + C(p+1)^(i−1)α for layer i, and Σ(p+1)^(i−1)α = V/p:
+//     Cmax ≥ n·S·Σi + CV/p, the sum over the computing layers.
+//
+// Computing time is left out, so the bound is loose while computing
+// dominates, but its slope is exactly the S-per-stage growth the paper
+// observes ("After exceeding a certain limit, Cmax grows linearly with
+// n"). It holds for the true optimum, independently of any solver.
+func FullPatternBound(p *formulations.Problem) Bound {
+	switch p.Kind {
+	case topology.Star:
+		if len(p.Procs) > 0 {
+			sumS, minC := 0.0, math.Inf(1)
+			for _, q := range p.Procs {
+				sumS += q.S
+				minC = math.Min(minC, q.C)
+			}
+			return Bound{Slope: sumS, Intercept: minC * p.V}
+		}
+		return Bound{Slope: float64(p.M) * p.S, Intercept: p.C * p.V}
+	case topology.Tree:
+		d := p.Dests()
+		last := d[len(d)-1]
+		return Bound{Slope: float64(len(d)) * p.S, Intercept: p.C*p.V/float64(p.P) + float64(last-1)*p.S}
+	default:
+		sum := 0
+		for _, i := range p.Dests() {
+			sum += i
+		}
+		return Bound{Slope: float64(sum) * p.S, Intercept: p.C * p.V / float64(p.P)}
+	}
+}
+
+// NResult is the outcome of OverN.
+type NResult struct {
+	// Curve holds the evaluated points in increasing n.
+	Curve []Point
+	// Best is the point of least Cmax (ties: fewest stages).
+	Best Point
+	// NMin is the first n evaluated; Last the last one the search needed
+	// (a surface drawn through a common n may add points beyond it).
+	NMin, Last int
+	// Covered is true when the stopping rule fired: for every n > Last,
+	// L(n) > Best.Cmax, so no full n-stage pattern beats Best. It is false
+	// when the guard NMax (or the memory limit) stopped the search first.
+	Covered bool
+	// RuleN is the smallest n with L(n) > Best.Cmax, computed in closed
+	// form whether or not the search reached it (0 when S = 0 and no such
+	// n exists). When Covered, RuleN = Last + 1.
+	RuleN int
+	// Bound is the line L(n) of FullPatternBound.
+	Bound Bound
+	// Pruned tells which curve was optimised (Options.Pipeline.NoPrune
+	// false).
+	Pruned bool
+	// Schedule is the schedule of Best (nil when the curve was computed
+	// with warm starts; `solve --stages Best.Stages` gives it).
+	Schedule *schedule.Schedule
+	// Note explains a search that stopped without covering, or anything
+	// else a reader of the result should know.
+	Note string
+	// Stats counts the work done.
+	Stats Stats
+}
+
+// Stats counts LP solves and time.
+type Stats struct {
+	// Warm and Cold count points solved from the previous basis and from
+	// scratch; Fallbacks the warm attempts that had to be redone cold.
+	Warm, Cold, Fallbacks int
+	// Seconds is the wall-clock time of the search.
+	Seconds float64 `json:"-"`
+}
+
+// OverN evaluates Cmax(n) for n = n_min, n_min+1, ... and returns the
+// whole curve and the best n. Each point is pipeline.Solve(p, n) — with
+// pruning unless opt.Pipeline.NoPrune — so a point is exactly what
+// `dlsched solve --stages n` reports. The search stops before the first n
+// with L(n) > Best.Cmax (FullPatternBound; the package doc gives what this
+// covers) or after opt.NMax. With pruning off, points are solved from the
+// previous point's basis when the solver supports it (see the package doc
+// for the measured gain).
+func OverN(p *formulations.Problem, opt Options) (*NResult, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if opt.Pipeline.Solver == nil {
+		return nil, errors.New("optimize: no solver")
+	}
+	t0 := time.Now()
+	nmin := p.NMin()
+	if nmin >= math.MaxInt32 {
+		return nil, &formulations.FieldError{Field: "D", Value: fmt.Sprintf("%g", p.D), Want: "a buffer large enough for fewer than 2^31 stages"}
+	}
+	nmax := opt.NMax
+	if nmax <= 0 {
+		nmax = nmin + DefaultSpan
+	}
+	if nmax < nmin {
+		return nil, &RangeError{Flag: "n-max", Value: fmt.Sprint(nmax), Want: fmt.Sprintf("at least n_min=%d", nmin)}
+	}
+	b := FullPatternBound(p)
+	res := &NResult{NMin: nmin, Bound: b, Pruned: !opt.Pipeline.NoPrune}
+	res.Best.Cmax = schedule.Float(math.Inf(1))
+	eng := warmFor(p, opt)
+	for n := nmin; ; n++ {
+		best := float64(res.Best.Cmax)
+		if n > nmin && b.At(n) > best {
+			res.Covered = true
+			res.RuleN = n
+			break
+		}
+		if n > nmax {
+			res.Note = fmt.Sprintf("stopped by the guard n_max=%d before the stopping rule fired", nmax)
+			break
+		}
+		pt, s, err := evalN(p, n, opt.Pipeline, eng, &res.Stats)
+		if err != nil {
+			var se *pipeline.SizeError
+			if errors.As(err, &se) && n > nmin {
+				res.Note = fmt.Sprintf("stopped at n=%d: %v", n, err)
+				break
+			}
+			return nil, err
+		}
+		pt.Bound = schedule.Float(b.At(n))
+		pt.NMin = nmin
+		res.Curve = append(res.Curve, pt)
+		res.Last = n
+		if float64(pt.Cmax) < best*(1-tieTol) || math.IsInf(best, 1) {
+			res.Best = pt
+			res.Schedule = s
+		}
+		if opt.Progress != nil {
+			opt.Progress(pt)
+		}
+	}
+	if eng != nil {
+		eng.close()
+	}
+	if !res.Covered {
+		res.RuleN = b.FirstAbove(float64(res.Best.Cmax))
+	}
+	if !res.Covered && res.RuleN == 0 {
+		s0 := "S = 0: every stage is free, L(n) does not grow and no finite search covers all n"
+		if res.Note != "" {
+			s0 = res.Note + "; " + s0
+		}
+		res.Note = s0
+	}
+	res.Stats.Seconds = time.Since(t0).Seconds()
+	return res, nil
+}
+
+// warmFor returns a warm-start engine when the curve is the unpruned one
+// and the solver can re-solve from a basis, else nil.
+func warmFor(p *formulations.Problem, opt Options) *warmEngine {
+	if opt.Pipeline.NoPrune && !opt.NoWarm && opt.Pipeline.Form == formulations.FormCompact {
+		if inc, ok := opt.Pipeline.Solver.(solver.Incremental); ok {
+			return newWarmEngine(p, opt.Pipeline, inc)
+		}
+	}
+	return nil
+}
+
+// extend appends to r.Curve the points after its last one up to n =
+// through, for drawing a surface over a common range. The search's verdict
+// (Best, Last, Covered, RuleN) is unchanged: beyond Last no full pattern
+// can win, and a pruned one that would is not taken, since the rule does
+// not cover pruned patterns (package doc).
+func extend(p *formulations.Problem, opt Options, r *NResult, through int) error {
+	eng := warmFor(p, opt)
+	for n := r.Curve[len(r.Curve)-1].Stages + 1; n <= through; n++ {
+		pt, _, err := evalN(p, n, opt.Pipeline, eng, &r.Stats)
+		if err != nil {
+			return err
+		}
+		pt.Bound = schedule.Float(r.Bound.At(n))
+		pt.NMin = r.NMin
+		r.Curve = append(r.Curve, pt)
+		if opt.Progress != nil {
+			opt.Progress(pt)
+		}
+	}
+	return nil
+}
+
+// evalN solves one point, warm when eng is usable, else cold.
+func evalN(p *formulations.Problem, n int, po pipeline.Options, eng *warmEngine, st *Stats) (Point, *schedule.Schedule, error) {
+	if eng != nil {
+		if pt, ok := eng.eval(n); ok {
+			st.Warm++
+			pt.D = schedule.Float(p.D)
+			return pt, nil, nil
+		}
+		st.Fallbacks++
+	}
+	s, err := pipeline.Solve(p, n, po)
+	if eng != nil {
+		eng.invalidate() // the shared solver now holds another model
+	}
+	if err != nil {
+		return Point{}, nil, err
+	}
+	st.Cold++
+	return pointOf(p, n, s), s, nil
+}
+
+// pointOf reads a point out of a solved schedule.
+func pointOf(p *formulations.Problem, n int, s *schedule.Schedule) Point {
+	full := s.Cmax
+	if s.Pruning != nil {
+		full = s.Pruning.CmaxBefore
+	}
+	return Point{Stages: n, D: schedule.Float(p.D), Cmax: schedule.Float(s.Cmax), CmaxFull: schedule.Float(full),
+		LowerBound: schedule.Float(s.LowerBound), StagesUsed: s.Stages, NMin: s.NMin}
+}
+
+// RangeError is an option of a search with an invalid value; Flag is the
+// command-line name (without dashes).
+type RangeError struct {
+	Flag, Value, Want string
+}
+
+// Error implements error: "invalid --n-max 3: want at least n_min=10".
+func (e *RangeError) Error() string {
+	return fmt.Sprintf("invalid --%s %s: want %s", e.Flag, e.Value, e.Want)
+}

@@ -1,0 +1,30 @@
+package sweep
+
+import (
+	"errors"
+
+	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/optimize"
+	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/schedule"
+)
+
+// errNoOptimizer is returned for stages = "opt" when the optimizer is not
+// built in (kept for builds that leave package optimize out).
+var errNoOptimizer = errors.New("unsupported: optimize package not built")
+
+// solveOpt solves p at the number of stages that optimize.OverN finds best
+// (the pruned curve, or the unpruned one when opt.NoPrune), and returns
+// the schedule of that n and the LP solves the search took.
+func solveOpt(p *formulations.Problem, opt pipeline.Options) (*schedule.Schedule, int, error) {
+	res, err := optimize.OverN(p, optimize.Options{Pipeline: opt})
+	if err != nil {
+		return nil, 0, err
+	}
+	lps := res.Stats.Warm + res.Stats.Cold
+	if res.Schedule != nil {
+		return res.Schedule, lps, nil
+	}
+	s, err := pipeline.Solve(p, res.Best.Stages, opt)
+	return s, lps, err
+}

@@ -1,0 +1,204 @@
+package sweep
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/dlsched/dlsched/schedule"
+)
+
+// Row statuses besides the solver's ("optimal"): see Row.Status.
+const (
+	// StatusOptimal: solved; Cmax, LowerBound and Gap are set.
+	StatusOptimal = "optimal"
+	// StatusInvalid: the point's inputs cannot be solved as given (a
+	// fixed n below n_min, a model over the memory limit, a parameter out
+	// of range).
+	StatusInvalid = "invalid"
+	// StatusInfeasible: the LP solver proved the LP infeasible.
+	StatusInfeasible = "infeasible"
+	// StatusFailed: the solver or the pipeline failed otherwise.
+	StatusFailed = "failed"
+	// StatusSkipped: not solved because its number of stages exceeds the
+	// spec's run.max_stages.
+	StatusSkipped = "skipped"
+	// StatusUnsupported: the point asks for something this build cannot
+	// do (stages = "opt" without the optimizer).
+	StatusUnsupported = "unsupported"
+)
+
+// Verification is the executor's verdict on a row's schedule.
+type Verification struct {
+	OK       bool    `json:"ok"`
+	Makespan float64 `json:"makespan"`
+	// Violations counts the violations found (0 when OK).
+	Violations int `json:"violations,omitempty"`
+}
+
+// Row is one line of a results file: one point and its outcome.
+type Row struct {
+	// Key identifies the point (see Key); Index is its position in the
+	// spec's grid.
+	Key   string `json:"key"`
+	Index int    `json:"index"`
+	Label string `json:"label,omitempty"`
+	// Problem holds the inputs as in solve's JSON; Problem.Stages is the
+	// number of stages the LP was built with (n_min for "min"; the
+	// requested n for a fixed policy).
+	Problem schedule.Problem `json:"problem"`
+	// StagesPolicy is "min", "opt" or the requested number.
+	StagesPolicy string `json:"stages_policy"`
+	// Status is one of the Status constants.
+	Status string `json:"status"`
+	// Cmax, LowerBound and Gap are set for optimal rows: the makespan of
+	// the repaired schedule, a certified lower bound and the relative gap.
+	Cmax       *schedule.Float `json:"cmax,omitempty"`
+	LowerBound *schedule.Float `json:"lower_bound,omitempty"`
+	Gap        *schedule.Float `json:"gap,omitempty"`
+	Certified  bool            `json:"certified,omitempty"`
+	// Stages counts the stages that carry load after pruning; NMin is the
+	// minimum feasible number of stages.
+	Stages int `json:"stages,omitempty"`
+	NMin   int `json:"n_min"`
+	// LBTrivial is S + V·A/P (Section 4.1); LBLayer the best one-layer
+	// strategy of Section 4.2 (binomial trees only).
+	LBTrivial schedule.Float  `json:"lb_trivial"`
+	LBLayer   *schedule.Float `json:"lb_layer,omitempty"`
+	// LPs counts the LP solves (certification attempts and prune
+	// rounds), Iterations their simplex iterations.
+	LPs        int `json:"lps"`
+	Iterations int `json:"iterations"`
+	// Seconds is the wall time of the point; SolveSeconds and
+	// VerifySeconds its parts.
+	Seconds       float64 `json:"seconds"`
+	SolveSeconds  float64 `json:"solve_seconds"`
+	VerifySeconds float64 `json:"verify_seconds,omitempty"`
+	// Verification is nil when verification is off or failed to run.
+	Verification *Verification `json:"verification,omitempty"`
+	// Error explains a status other than optimal (or a verification that
+	// could not run).
+	Error string `json:"error,omitempty"`
+}
+
+// marshalLine encodes a row as one JSON line ending in '\n'.
+func marshalLine(r *Row) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(r); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// WriteJSONL writes rows as JSON lines.
+func WriteJSONL(w io.Writer, rows []Row) error {
+	for i := range rows {
+		b, err := marshalLine(&rows[i])
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CSVHeader lists the columns of WriteCSV.
+var CSVHeader = []string{"index", "key", "label", "topology", "order", "buffers", "m", "p", "h",
+	"S", "C", "A", "D", "V", "stages_policy", "stages_built", "status", "cmax", "lower_bound", "gap",
+	"certified", "stages", "n_min", "lb_trivial", "lb_layer", "lps", "iterations", "seconds",
+	"solve_seconds", "verify_seconds", "verified", "makespan", "error"}
+
+func optF(f *schedule.Float) string {
+	if f == nil {
+		return ""
+	}
+	return fmtFloat(float64(*f))
+}
+
+func optI(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return strconv.Itoa(n)
+}
+
+// WriteCSV writes rows as CSV with the CSVHeader columns; empty cells are
+// parameters that do not apply or values that do not exist.
+func WriteCSV(w io.Writer, rows []Row) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(CSVHeader); err != nil {
+		return err
+	}
+	for i := range rows {
+		if err := cw.Write(rowCells(&rows[i])); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// rowCells returns the CSVHeader cells of a row.
+func rowCells(r *Row) []string {
+	p := &r.Problem
+	verified, makespan := "", ""
+	if r.Verification != nil {
+		verified = strconv.FormatBool(r.Verification.OK)
+		makespan = fmtFloat(r.Verification.Makespan)
+	}
+	return []string{
+		strconv.Itoa(r.Index), r.Key, r.Label, p.Topology, p.Order, optI(p.Buffers), optI(p.M), optI(p.P), optI(p.H),
+		fmtFloat(p.S), fmtFloat(p.C), fmtFloat(p.A), fmtFloat(float64(p.D)), fmtFloat(p.V),
+		r.StagesPolicy, strconv.Itoa(p.Stages), r.Status, optF(r.Cmax), optF(r.LowerBound), optF(r.Gap),
+		strconv.FormatBool(r.Certified), optI(r.Stages), strconv.Itoa(r.NMin), fmtFloat(float64(r.LBTrivial)), optF(r.LBLayer),
+		strconv.Itoa(r.LPs), strconv.Itoa(r.Iterations), fmtFloat(r.Seconds), fmtFloat(r.SolveSeconds),
+		fmtFloat(r.VerifySeconds), verified, makespan, r.Error,
+	}
+}
+
+// ReadRows reads a results file's complete lines. A last line without its
+// newline (a write cut short) is ignored and reported by torn; a complete
+// line that is not a row is an error naming the line.
+func ReadRows(name string, r io.Reader) (rows []Row, torn bool, err error) {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, false, fmt.Errorf("%s: %w", name, err)
+	}
+	rows, _, torn, err = parseRows(name, b)
+	return rows, torn, err
+}
+
+// parseRows parses the complete lines of b; good is the length of the
+// prefix made of complete lines.
+func parseRows(name string, b []byte) (rows []Row, good int, torn bool, err error) {
+	line := 0
+	for len(b[good:]) > 0 {
+		rest := b[good:]
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
+			return rows, good, true, nil
+		}
+		line++
+		text := bytes.TrimSpace(rest[:i])
+		if len(text) > 0 {
+			var row Row
+			dec := json.NewDecoder(bytes.NewReader(text))
+			if err := dec.Decode(&row); err != nil || row.Key == "" {
+				if err == nil {
+					err = fmt.Errorf("no key")
+				}
+				return rows, good, false, fmt.Errorf("%s line %d: not a results row: %v", name, line, err)
+			}
+			rows = append(rows, row)
+		}
+		good += i + 1
+	}
+	return rows, good, false, nil
+}

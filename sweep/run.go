@@ -1,0 +1,325 @@
+package sweep
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/dlsched/dlsched/executor"
+	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/solver"
+	"github.com/dlsched/dlsched/solver/backends"
+)
+
+// MaxMessages is the largest number of messages (stages × destinations)
+// a point may have; larger points are rows with status "invalid" rather
+// than an attempt to build a model that cannot fit.
+const MaxMessages = 10_000_000
+
+// Options configure Run.
+type Options struct {
+	// Workers is the number of points solved at once, each with its own
+	// solver (0: GOMAXPROCS).
+	Workers int
+	// Shard restricts the run to one shard of the grid.
+	Shard Shard
+	// Run are the solve settings (usually the spec's Run with command-line
+	// overrides applied).
+	Run RunConfig
+	// Progress, if set, is called after each row is written with the rows
+	// done (including those found in the file) and the shard's total; it
+	// is called from one goroutine at a time.
+	Progress func(done, total int)
+	// Start, if set, is called once before solving with the shard's total
+	// and the rows already in the file.
+	Start func(total, done int)
+}
+
+// Summary reports what a run did.
+type Summary struct {
+	// Total is the number of points in the shard; Done those already in
+	// the file before the run; Solved those added by this run.
+	Total, Done, Solved int
+	// Status counts the rows written by this run by status.
+	Status map[string]int
+	// LPs and Seconds add up the rows written by this run; Wall is the
+	// run's wall time.
+	LPs     int
+	Seconds float64
+	Wall    time.Duration
+	// Foreign counts rows of the file whose key is not a point of this
+	// shard (another spec or shard wrote them); they are kept.
+	Foreign int
+	// Torn reports that a torn last line was cut off the file.
+	Torn bool
+}
+
+// Run solves every point of the shard that the results file at path does
+// not hold yet and appends one row per point. It can be killed at any
+// moment and run again: rows are written whole and points already in the
+// file are skipped, so the file ends with each point exactly once. On
+// cancellation of ctx it stops handing out points, waits for the points in
+// progress (a verification in progress is abandoned and its point left for
+// the next run) and returns ctx's error with the summary so far.
+func Run(ctx context.Context, sp *Spec, path string, opt Options) (Summary, error) {
+	start := time.Now()
+	sum := Summary{Status: map[string]int{}}
+	j, err := OpenJournal(path)
+	if err != nil {
+		return sum, err
+	}
+	defer j.Close()
+	sum.Torn = j.Torn
+	var todo []Point
+	mine := map[string]bool{}
+	for _, pt := range sp.Points() {
+		if opt.Shard.Contains(pt.Index) {
+			mine[pt.Key] = true
+			sum.Total++
+		}
+	}
+	have := map[string]bool{}
+	for _, r := range j.Rows {
+		if !mine[r.Key] {
+			sum.Foreign++
+		} else if !have[r.Key] {
+			have[r.Key] = true
+			sum.Done++
+		}
+	}
+	for _, pt := range sp.Points() {
+		if opt.Shard.Contains(pt.Index) && !have[pt.Key] {
+			todo = append(todo, pt)
+		}
+	}
+	if opt.Start != nil {
+		opt.Start(sum.Total, sum.Done)
+	}
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, max(len(todo), 1))
+	solvers := make([]solver.Solver, workers)
+	for w := range solvers {
+		if solvers[w], err = backends.New(opt.Run.Solver); err != nil {
+			for _, s := range solvers[:w] {
+				backends.Close(s)
+			}
+			return sum, err
+		}
+	}
+	defer func() {
+		for _, s := range solvers {
+			backends.Close(s)
+		}
+	}()
+
+	jobs := make(chan Point)
+	rows := make(chan Row)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(s solver.Solver) {
+			defer wg.Done()
+			for pt := range jobs {
+				r := SolvePoint(ctx, pt, s, opt.Run)
+				if ctx.Err() != nil && r.VerifyCanceled() {
+					continue // left for the next run
+				}
+				rows <- r
+			}
+		}(solvers[w])
+	}
+	go func() {
+		defer close(jobs)
+		for _, pt := range todo {
+			select {
+			case jobs <- pt:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		wg.Wait()
+		close(rows)
+	}()
+	done := sum.Done
+	var werr error
+	for r := range rows {
+		if werr != nil {
+			continue // drain
+		}
+		if werr = j.Append(&r); werr != nil {
+			continue
+		}
+		done++
+		sum.Solved++
+		sum.Status[r.Status]++
+		sum.LPs += r.LPs
+		sum.Seconds += r.Seconds
+		if opt.Progress != nil {
+			opt.Progress(done, sum.Total)
+		}
+	}
+	sum.Wall = time.Since(start)
+	if werr != nil {
+		return sum, werr
+	}
+	if err := j.Close(); err != nil {
+		return sum, err
+	}
+	return sum, ctx.Err()
+}
+
+// errVerifyCanceled marks a row whose verification was cut short by
+// cancellation.
+const errVerifyCanceled = "verify: canceled"
+
+// VerifyCanceled reports a row whose verification was interrupted (such
+// rows are not written).
+func (r *Row) VerifyCanceled() bool { return r.Error == errVerifyCanceled }
+
+// statusOf classifies a solve error.
+func statusOf(err error) string {
+	var fe *formulations.FieldError
+	var se *pipeline.StagesError
+	var ze *pipeline.SizeError
+	switch {
+	case errors.As(err, &fe), errors.As(err, &se), errors.As(err, &ze):
+		return StatusInvalid
+	case errors.Is(err, solver.ErrInfeasible):
+		return StatusInfeasible
+	case errors.Is(err, errNoOptimizer):
+		return StatusUnsupported
+	}
+	return StatusFailed
+}
+
+// pipelineOptions returns the solve options of rc with solver s.
+func pipelineOptions(rc RunConfig, s solver.Solver) (pipeline.Options, error) {
+	form, err := formulations.ParseForm(rc.Form)
+	if err != nil {
+		return pipeline.Options{}, err
+	}
+	return pipeline.Options{Solver: s, Form: form, NoPrune: !rc.Prune, Tolerance: rc.Tolerance, Auto: true}, nil
+}
+
+// SolvePoint solves one point with solver s and returns its row; it never
+// panics and never returns an error: failures are rows with a status and a
+// message.
+func SolvePoint(ctx context.Context, pt Point, s solver.Solver, rc RunConfig) (row Row) {
+	t0 := time.Now()
+	p := pt.Problem
+	row = Row{Key: pt.Key, Index: pt.Index, Label: pt.Label, StagesPolicy: pt.Stages.String()}
+	row.Problem = p.ScheduleProblem(0)
+	row.LBTrivial = schedule.Float(p.LowerBoundLB())
+	if lb, ok := LayerStrategy(&p); ok {
+		f := schedule.Float(lb)
+		row.LBLayer = &f
+	}
+	defer func() {
+		if e := recover(); e != nil {
+			row.Status = StatusFailed
+			row.Error = fmt.Sprintf("panic: %v\n%s", e, firstFrames(debug.Stack()))
+		}
+		row.Seconds = time.Since(t0).Seconds()
+	}()
+	fail := func(err error) Row {
+		row.Status = statusOf(err)
+		row.Error = err.Error()
+		return row
+	}
+	if err := p.Validate(); err != nil {
+		return fail(err)
+	}
+	row.NMin = p.NMin()
+	n := row.NMin
+	if pt.Stages.Policy == StagesFixed {
+		n = pt.Stages.N
+	}
+	row.Problem.Stages = n
+	if rc.MaxStages > 0 && n > rc.MaxStages && pt.Stages.Policy != StagesOpt {
+		row.Status = StatusSkipped
+		row.Error = fmt.Sprintf("n=%d stages exceeds run.max_stages=%d", n, rc.MaxStages)
+		return row
+	}
+	if msgs := float64(n) * float64(len(p.Dests())); msgs > MaxMessages {
+		row.Status = StatusInvalid
+		row.Error = fmt.Sprintf("n=%d stages give %.3g messages, more than %d for one LP", n, msgs, MaxMessages)
+		return row
+	}
+	po, err := pipelineOptions(rc, s)
+	if err != nil {
+		return fail(err)
+	}
+	t1 := time.Now()
+	var sch *schedule.Schedule
+	searchLPs := 0
+	if pt.Stages.Policy == StagesOpt {
+		sch, searchLPs, err = solveOpt(&p, po)
+	} else {
+		sch, err = pipeline.Solve(&p, n, po)
+	}
+	row.SolveSeconds = time.Since(t1).Seconds()
+	if err != nil {
+		return fail(err)
+	}
+	row.Status = sch.Status
+	row.Problem = sch.Problem
+	row.Stages = sch.Stages
+	c, lb, g := schedule.Float(sch.Cmax), schedule.Float(sch.LowerBound), schedule.Float(sch.Gap)
+	row.Cmax, row.LowerBound, row.Gap = &c, &lb, &g
+	if sch.Solve != nil {
+		row.Certified = sch.Solve.Certified
+		row.LPs = len(sch.Solve.Attempts) + searchLPs
+		for _, a := range sch.Solve.Attempts {
+			row.Iterations += a.Iterations
+		}
+	}
+	if rc.Verify {
+		t2 := time.Now()
+		v, err := executor.Verify(sch, executor.Options{Context: ctx})
+		row.VerifySeconds = time.Since(t2).Seconds()
+		if err != nil {
+			if ctx.Err() != nil {
+				row.Error = errVerifyCanceled
+			} else {
+				row.Error = "verify: " + err.Error()
+			}
+		} else {
+			row.Verification = &Verification{OK: v.OK, Makespan: v.Makespan, Violations: len(v.Violations)}
+		}
+	}
+	return row
+}
+
+// firstFrames keeps the first lines of a stack trace.
+func firstFrames(b []byte) string {
+	n, lines := 0, 0
+	for n < len(b) && lines < 12 {
+		if b[n] == '\n' {
+			lines++
+		}
+		n++
+	}
+	return string(b[:n])
+}
+
+// SortRows orders rows by grid index, then key.
+func SortRows(rows []Row) {
+	sort.SliceStable(rows, func(a, b int) bool {
+		if rows[a].Index != rows[b].Index {
+			return rows[a].Index < rows[b].Index
+		}
+		return rows[a].Key < rows[b].Key
+	})
+}

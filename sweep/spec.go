@@ -1,0 +1,719 @@
+package sweep
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+	"github.com/dlsched/dlsched/topology"
+)
+
+// StagePolicy says how a point chooses its number of stages n.
+type StagePolicy int
+
+const (
+	// StagesMin uses n = n_min, the fewest stages that can carry V.
+	StagesMin StagePolicy = iota
+	// StagesFixed uses the given n (a point with n < n_min is a row with
+	// status "invalid").
+	StagesFixed
+	// StagesOpt lets the optimizer choose the best n.
+	StagesOpt
+)
+
+// Stages is one value of the stages axis: a policy and, for StagesFixed,
+// the number of stages.
+type Stages struct {
+	Policy StagePolicy
+	N      int
+}
+
+// String returns "min", "opt" or the number.
+func (s Stages) String() string {
+	switch s.Policy {
+	case StagesMin:
+		return "min"
+	case StagesOpt:
+		return "opt"
+	}
+	return strconv.Itoa(s.N)
+}
+
+// Grid is one Cartesian product of parameter values: one [problem] table
+// (or one entry of a [[problem]] array) of a spec, parsed and checked.
+// Axes that do not apply to a topology are not iterated for it: a star
+// takes m (not order, buffers, p, h), an ordinary tree order, buffers, p
+// and h, a binomial tree order, p and h (its nodes have one buffer).
+type Grid struct {
+	// Label, if set, names the grid; it becomes the rows' label and is
+	// part of their keys.
+	Label    string
+	Topology []topology.Kind
+	Order    []topology.Order
+	Buffers  []int
+	M, P, H  []int
+	S, C, A  []float64
+	// D may hold +Inf (unlimited buffers).
+	D, V   []float64
+	Stages []Stages
+}
+
+// RunConfig holds the [run] table of a spec: how the points are solved.
+// Command-line flags may override it.
+type RunConfig struct {
+	// Verify replays every schedule on the executor (default true).
+	Verify bool
+	// Prune removes empty messages and re-solves (default true). The
+	// paper's model keeps them (prune = false).
+	Prune bool
+	// Solver is the LP backend, "clp" (default) or "gonum".
+	Solver string
+	// Form is the LP form, "compact" (default) or "paper".
+	Form string
+	// Tolerance is the certified relative gap to reach (0: the
+	// pipeline's default).
+	Tolerance float64
+	// MaxStages, when positive, records points whose number of stages
+	// exceeds it as rows with status "skipped" instead of solving them.
+	MaxStages int
+}
+
+// Spec is a parsed sweep specification.
+type Spec struct {
+	// Name is the spec's file name (for messages).
+	Name string
+	// Title is an optional title for plots.
+	Title string
+	// Grids are expanded in order; a point already produced by an earlier
+	// grid (same key) is not repeated.
+	Grids []Grid
+	Run   RunConfig
+}
+
+// SpecError is a problem in a spec file; Field names the offending key,
+// e.g. "problem.V" or "problem[2].stages".
+type SpecError struct {
+	File  string
+	Field string
+	Msg   string
+}
+
+// Error implements error: "spec fig7.toml: problem.V: range needs points >= 1".
+func (e *SpecError) Error() string {
+	var b strings.Builder
+	b.WriteString("spec")
+	if e.File != "" {
+		b.WriteString(" " + e.File)
+	}
+	if e.Field != "" {
+		b.WriteString(": " + e.Field)
+	}
+	b.WriteString(": " + e.Msg)
+	return b.String()
+}
+
+// ParseFile reads and parses a spec file.
+func ParseFile(path string) (*Spec, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &SpecError{File: path, Msg: err.Error()}
+	}
+	return Parse(path, string(b))
+}
+
+// Read parses a spec from r; name is used in messages.
+func Read(name string, r io.Reader) (*Spec, error) {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, &SpecError{File: name, Msg: err.Error()}
+	}
+	return Parse(name, string(b))
+}
+
+// problemKeys are the keys of a [problem] table in canonical order.
+var problemKeys = []string{"label", "topology", "order", "buffers", "m", "p", "h", "S", "C", "A", "D", "V", "stages"}
+
+var runKeys = []string{"verify", "prune", "solver", "form", "tolerance", "max_stages"}
+
+// Parse parses the TOML text of a spec. Every problem parameter may be a
+// single value, a list, or a range table {from, to, points, scale}. Errors
+// are *SpecError values naming the field.
+func Parse(name, text string) (*Spec, error) {
+	var raw map[string]any
+	if _, err := toml.Decode(text, &raw); err != nil {
+		return nil, &SpecError{File: name, Msg: "TOML: " + oneLine(err.Error())}
+	}
+	sp := &Spec{Name: name, Run: RunConfig{Verify: true, Prune: true, Solver: "clp", Form: "compact"}}
+	for _, k := range sortedKeys(raw) {
+		switch k {
+		case "problem", "run", "title":
+		default:
+			return nil, &SpecError{File: name, Field: k, Msg: "unknown key (want [problem], [[problem]], [run] or title)"}
+		}
+	}
+	if t, ok := raw["title"]; ok {
+		s, ok := t.(string)
+		if !ok {
+			return nil, &SpecError{File: name, Field: "title", Msg: "want a string"}
+		}
+		sp.Title = s
+	}
+	switch pr := raw["problem"].(type) {
+	case nil:
+		return nil, &SpecError{File: name, Field: "problem", Msg: "missing: the spec needs a [problem] table"}
+	case map[string]any:
+		g, err := parseGrid(name, "problem", pr)
+		if err != nil {
+			return nil, err
+		}
+		sp.Grids = append(sp.Grids, g)
+	case []map[string]any:
+		if len(pr) == 0 {
+			return nil, &SpecError{File: name, Field: "problem", Msg: "empty [[problem]] array"}
+		}
+		for i, t := range pr {
+			g, err := parseGrid(name, fmt.Sprintf("problem[%d]", i+1), t)
+			if err != nil {
+				return nil, err
+			}
+			sp.Grids = append(sp.Grids, g)
+		}
+	default:
+		return nil, &SpecError{File: name, Field: "problem", Msg: "want a [problem] table or a [[problem]] array of tables"}
+	}
+	if r, ok := raw["run"]; ok {
+		t, ok := r.(map[string]any)
+		if !ok {
+			return nil, &SpecError{File: name, Field: "run", Msg: "want a [run] table"}
+		}
+		if err := parseRun(name, t, &sp.Run); err != nil {
+			return nil, err
+		}
+	}
+	return sp, nil
+}
+
+func oneLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func sortedKeys(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// suggest returns a hint for a mistyped key.
+func suggest(k string, valid []string) string {
+	for _, v := range valid {
+		if strings.EqualFold(k, v) {
+			return fmt.Sprintf("; did you mean %s?", v)
+		}
+	}
+	return "; want one of " + strings.Join(valid, ", ")
+}
+
+func parseRun(file string, t map[string]any, rc *RunConfig) error {
+	for _, k := range sortedKeys(t) {
+		field := "run." + k
+		v := t[k]
+		bad := func(want string) error {
+			return &SpecError{File: file, Field: field, Msg: fmt.Sprintf("value %v: want %s", v, want)}
+		}
+		switch k {
+		case "verify", "prune":
+			b, ok := v.(bool)
+			if !ok {
+				return bad("true or false")
+			}
+			if k == "verify" {
+				rc.Verify = b
+			} else {
+				rc.Prune = b
+			}
+		case "solver":
+			s, ok := v.(string)
+			if !ok || (s != "clp" && s != "gonum") {
+				return bad(`"clp" or "gonum"`)
+			}
+			rc.Solver = s
+		case "form":
+			s, ok := v.(string)
+			if !ok || (s != "compact" && s != "paper") {
+				return bad(`"compact" or "paper"`)
+			}
+			rc.Form = s
+		case "tolerance":
+			f, ok := toFloat(v)
+			if !ok || !(f > 0 && f < 1) {
+				return bad("a number in (0, 1)")
+			}
+			rc.Tolerance = f
+		case "max_stages":
+			n, ok := toInt(v)
+			if !ok || n < 0 {
+				return bad("an integer >= 0 (0: no limit)")
+			}
+			rc.MaxStages = n
+		default:
+			return &SpecError{File: file, Field: field, Msg: "unknown key" + suggest(k, runKeys)}
+		}
+	}
+	return nil
+}
+
+// rangeSpec is a {from, to, points, scale} table.
+type rangeSpec struct {
+	from, to float64
+	points   int
+	log      bool
+}
+
+// parseRange reads a range table; field names it in errors.
+func parseRange(file, field string, t map[string]any) (rangeSpec, error) {
+	r := rangeSpec{}
+	var haveFrom, haveTo, havePoints bool
+	for _, k := range sortedKeys(t) {
+		v := t[k]
+		switch k {
+		case "from", "to":
+			f, ok := toFloat(v)
+			if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
+				return r, &SpecError{File: file, Field: field + "." + k, Msg: fmt.Sprintf("value %v: want a finite number", v)}
+			}
+			if k == "from" {
+				r.from, haveFrom = f, true
+			} else {
+				r.to, haveTo = f, true
+			}
+		case "points":
+			n, ok := toInt(v)
+			if !ok || n < 1 || n > 1_000_000 {
+				return r, &SpecError{File: file, Field: field + ".points", Msg: fmt.Sprintf("value %v: want an integer from 1 to 1000000", v)}
+			}
+			r.points, havePoints = n, true
+		case "scale":
+			s, _ := v.(string)
+			switch s {
+			case "log":
+				r.log = true
+			case "lin":
+			default:
+				return r, &SpecError{File: file, Field: field + ".scale", Msg: fmt.Sprintf("value %v: want \"log\" or \"lin\"", v)}
+			}
+		default:
+			return r, &SpecError{File: file, Field: field + "." + k, Msg: "unknown range key" + suggest(k, []string{"from", "to", "points", "scale"})}
+		}
+	}
+	switch {
+	case !haveFrom:
+		return r, &SpecError{File: file, Field: field + ".from", Msg: "missing (a range needs from, to and points)"}
+	case !haveTo:
+		return r, &SpecError{File: file, Field: field + ".to", Msg: "missing (a range needs from, to and points)"}
+	case !havePoints:
+		return r, &SpecError{File: file, Field: field + ".points", Msg: "missing (a range needs from, to and points)"}
+	}
+	if r.log && (r.from <= 0 || r.to <= 0) {
+		return r, &SpecError{File: file, Field: field, Msg: fmt.Sprintf("log range from %g to %g: want both > 0", r.from, r.to)}
+	}
+	return r, nil
+}
+
+// values returns the range's points: evenly spaced on a linear or
+// logarithmic scale, the ends exact, inner points rounded to 15
+// significant digits so that keys do not depend on the last bit of
+// math.Pow.
+func (r rangeSpec) values() []float64 {
+	if r.points == 1 {
+		return []float64{r.from}
+	}
+	out := make([]float64, r.points)
+	for i := range out {
+		t := float64(i) / float64(r.points-1)
+		var v float64
+		if r.log {
+			lf, lt := math.Log10(r.from), math.Log10(r.to)
+			v = math.Pow(10, lf+t*(lt-lf))
+		} else {
+			v = r.from + t*(r.to-r.from)
+		}
+		out[i] = round15(v)
+	}
+	out[0], out[len(out)-1] = r.from, r.to
+	return out
+}
+
+func round15(v float64) float64 {
+	f, err := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 15, 64), 64)
+	if err != nil {
+		return v
+	}
+	return f
+}
+
+// toFloat accepts TOML integers and floats (including inf) and numeric
+// strings ("1e3", "inf").
+func toFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return float64(x), true
+	case float64:
+		return x, true
+	case string:
+		s := strings.TrimSpace(strings.ToLower(x))
+		switch s {
+		case "inf", "+inf", "infinity", "+infinity":
+			return math.Inf(1), true
+		}
+		f, err := strconv.ParseFloat(s, 64)
+		return f, err == nil
+	}
+	return 0, false
+}
+
+// toInt accepts integers and integral floats.
+func toInt(v any) (int, bool) {
+	switch x := v.(type) {
+	case int64:
+		if x > math.MaxInt32 || x < math.MinInt32 {
+			return 0, false
+		}
+		return int(x), true
+	case float64:
+		if x != math.Trunc(x) || math.Abs(x) > math.MaxInt32 {
+			return 0, false
+		}
+		return int(x), true
+	}
+	return 0, false
+}
+
+// items turns a key's value into a list: a scalar is a list of one, an
+// array is itself, a range table its points (as float64).
+func items(file, field string, v any) ([]any, error) {
+	switch x := v.(type) {
+	case []any:
+		if len(x) == 0 {
+			return nil, &SpecError{File: file, Field: field, Msg: "empty list"}
+		}
+		return x, nil
+	case map[string]any:
+		r, err := parseRange(file, field, x)
+		if err != nil {
+			return nil, err
+		}
+		vals := r.values()
+		out := make([]any, len(vals))
+		for i, f := range vals {
+			out[i] = f
+		}
+		return out, nil
+	}
+	return []any{v}, nil
+}
+
+// floatAxis parses a list or range of floats; check validates each.
+func floatAxis(file, field string, v any, allowInf bool, check func(float64) string) ([]float64, error) {
+	it, err := items(file, field, v)
+	if err != nil {
+		return nil, err
+	}
+	var out []float64
+	seen := map[float64]bool{}
+	for _, x := range it {
+		f, ok := toFloat(x)
+		if !ok || math.IsNaN(f) || (math.IsInf(f, 0) && !(allowInf && f > 0)) {
+			want := "a finite number"
+			if allowInf {
+				want = `a number or inf (or "inf")`
+			}
+			return nil, &SpecError{File: file, Field: field, Msg: fmt.Sprintf("value %v: want %s", x, want)}
+		}
+		if msg := check(f); msg != "" {
+			return nil, &SpecError{File: file, Field: field, Msg: fmt.Sprintf("value %s: want %s", fmtFloat(f), msg)}
+		}
+		if !seen[f] {
+			seen[f] = true
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
+
+// intAxis parses a list or range of integers in [lo, hi]; range points are
+// rounded to the nearest integer and repeated values dropped.
+func intAxis(file, field string, v any, lo, hi int) ([]int, error) {
+	_, isRange := v.(map[string]any)
+	it, err := items(file, field, v)
+	if err != nil {
+		return nil, err
+	}
+	var out []int
+	seen := map[int]bool{}
+	for _, x := range it {
+		var n int
+		ok := false
+		if f, isF := x.(float64); isF && isRange {
+			n, ok = int(math.Round(f)), true
+		} else {
+			n, ok = toInt(x)
+		}
+		if !ok || n < lo || n > hi {
+			return nil, &SpecError{File: file, Field: field, Msg: fmt.Sprintf("value %v: want an integer from %d to %d", x, lo, hi)}
+		}
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+func stringAxis(file, field string, v any, valid ...string) ([]string, error) {
+	it, err := items(file, field, v)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, x := range it {
+		s, ok := x.(string)
+		s = strings.ToLower(s)
+		found := false
+		for _, w := range valid {
+			found = found || s == w
+		}
+		if !ok || !found {
+			return nil, &SpecError{File: file, Field: field, Msg: fmt.Sprintf("value %v: want %s", x, quoteList(valid))}
+		}
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+func quoteList(v []string) string {
+	q := make([]string, len(v))
+	for i, s := range v {
+		q[i] = strconv.Quote(s)
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}
+
+func stagesAxis(file, field string, v any) ([]Stages, error) {
+	_, isRange := v.(map[string]any)
+	it, err := items(file, field, v)
+	if err != nil {
+		return nil, err
+	}
+	var out []Stages
+	seen := map[Stages]bool{}
+	for _, x := range it {
+		var st Stages
+		switch y := x.(type) {
+		case string:
+			switch strings.ToLower(strings.TrimSpace(y)) {
+			case "min":
+				st = Stages{Policy: StagesMin}
+			case "opt":
+				st = Stages{Policy: StagesOpt}
+			default:
+				n, err := strconv.Atoi(strings.TrimSpace(y))
+				if err != nil || n < 1 {
+					return nil, &SpecError{File: file, Field: field, Msg: fmt.Sprintf("value %q: want \"min\", \"opt\" or an integer >= 1", y)}
+				}
+				st = Stages{Policy: StagesFixed, N: n}
+			}
+		default:
+			var n int
+			ok := false
+			if f, isF := x.(float64); isF && isRange {
+				n, ok = int(math.Round(f)), true
+			} else {
+				n, ok = toInt(x)
+			}
+			if !ok || n < 1 {
+				return nil, &SpecError{File: file, Field: field, Msg: fmt.Sprintf("value %v: want \"min\", \"opt\" or an integer >= 1", x)}
+			}
+			st = Stages{Policy: StagesFixed, N: n}
+		}
+		if !seen[st] {
+			seen[st] = true
+			out = append(out, st)
+		}
+	}
+	return out, nil
+}
+
+func finitePositive(f float64) string {
+	if f <= 0 || math.IsInf(f, 0) {
+		return "a finite number > 0"
+	}
+	return ""
+}
+
+func finiteNonNegative(f float64) string {
+	if f < 0 || math.IsInf(f, 0) {
+		return "a finite number >= 0"
+	}
+	return ""
+}
+
+func positiveOrInf(f float64) string {
+	if f <= 0 {
+		return "a number > 0 or inf"
+	}
+	return ""
+}
+
+// parseGrid parses one [problem] table. Defaults: order ["nlf"],
+// buffers [1], stages ["min"]. topology, S, C, A, D, V are required, and m
+// (star) or p and h (trees) for the topologies listed. A parameter that no
+// listed topology uses is an error, so that a typo cannot silently be
+// ignored.
+func parseGrid(file, prefix string, t map[string]any) (Grid, error) {
+	g := Grid{}
+	f := func(k string) string { return prefix + "." + k }
+	for _, k := range sortedKeys(t) {
+		ok := false
+		for _, w := range problemKeys {
+			ok = ok || k == w
+		}
+		if !ok {
+			return g, &SpecError{File: file, Field: f(k), Msg: "unknown parameter" + suggest(k, problemKeys)}
+		}
+	}
+	var err error
+	if v, ok := t["label"]; ok {
+		s, ok := v.(string)
+		if !ok || strings.ContainsAny(s, "\n\"") {
+			return g, &SpecError{File: file, Field: f("label"), Msg: fmt.Sprintf("value %v: want a one-line string without quotes", v)}
+		}
+		g.Label = s
+	}
+	tv, ok := t["topology"]
+	if !ok {
+		return g, &SpecError{File: file, Field: f("topology"), Msg: `missing: want "star", "tree" or "binomial" (or a list of them)`}
+	}
+	tops, err := stringAxis(file, f("topology"), tv, "star", "tree", "binomial")
+	if err != nil {
+		return g, err
+	}
+	uses := map[string]bool{}
+	for _, s := range tops {
+		k, _ := topology.ParseKind(s)
+		g.Topology = append(g.Topology, k)
+		switch k {
+		case topology.Star:
+			uses["m"] = true
+		case topology.Tree:
+			uses["order"], uses["buffers"], uses["p"], uses["h"] = true, true, true, true
+		case topology.Binomial:
+			uses["order"], uses["p"], uses["h"] = true, true, true
+		}
+	}
+	for _, k := range []string{"order", "buffers", "m", "p", "h"} {
+		if _, ok := t[k]; ok && !uses[k] {
+			return g, &SpecError{File: file, Field: f(k), Msg: fmt.Sprintf("not used by topology %s (a star takes m; trees take p and h, order; ordinary trees buffers)", strings.Join(tops, ", "))}
+		}
+	}
+	get := func(k string, def any) (any, error) {
+		if v, ok := t[k]; ok {
+			return v, nil
+		}
+		if def != nil {
+			return def, nil
+		}
+		need := ""
+		switch k {
+		case "m":
+			need = " (topology star needs m)"
+		case "p", "h":
+			need = " (trees need p and h)"
+		}
+		return nil, &SpecError{File: file, Field: f(k), Msg: "missing" + need}
+	}
+	if uses["order"] {
+		v, _ := get("order", "nlf")
+		ords, err := stringAxis(file, f("order"), v, "nlf", "llf")
+		if err != nil {
+			return g, err
+		}
+		for _, s := range ords {
+			o, _ := topology.ParseOrder(s)
+			g.Order = append(g.Order, o)
+		}
+	}
+	if uses["buffers"] {
+		v, _ := get("buffers", int64(1))
+		if g.Buffers, err = intAxis(file, f("buffers"), v, 1, 2); err != nil {
+			return g, err
+		}
+	}
+	if uses["m"] {
+		v, err := get("m", nil)
+		if err != nil {
+			return g, err
+		}
+		if g.M, err = intAxis(file, f("m"), v, 1, 100000); err != nil {
+			return g, err
+		}
+	}
+	if uses["p"] {
+		v, err := get("p", nil)
+		if err != nil {
+			return g, err
+		}
+		if g.P, err = intAxis(file, f("p"), v, 1, 1000); err != nil {
+			return g, err
+		}
+		if v, err = get("h", nil); err != nil {
+			return g, err
+		}
+		if g.H, err = intAxis(file, f("h"), v, 1, 60); err != nil {
+			return g, err
+		}
+	}
+	floats := []struct {
+		key   string
+		dst   *[]float64
+		inf   bool
+		check func(float64) string
+	}{
+		{"S", &g.S, false, finiteNonNegative},
+		{"C", &g.C, false, finitePositive},
+		{"A", &g.A, false, finitePositive},
+		{"D", &g.D, true, positiveOrInf},
+		{"V", &g.V, false, finitePositive},
+	}
+	for _, fl := range floats {
+		v, err := get(fl.key, nil)
+		if err != nil {
+			return g, err
+		}
+		if *fl.dst, err = floatAxis(file, f(fl.key), v, fl.inf, fl.check); err != nil {
+			return g, err
+		}
+	}
+	v, _ := get("stages", "min")
+	if g.Stages, err = stagesAxis(file, f("stages"), v); err != nil {
+		return g, err
+	}
+	return g, nil
+}

@@ -1,0 +1,118 @@
+package sweep
+
+import (
+	"context"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/solver"
+	"github.com/dlsched/dlsched/solver/clp"
+	"github.com/dlsched/dlsched/topology"
+)
+
+// warmCase is a run of neighbouring points that share one LP structure:
+// a star (m=10, S=1e-3, C=1e-6, A=1e-3, D=inf) with n fixed, V along a log
+// grid. With one scale for all points only the load row's bound Σα = V
+// changes from one point to the next: the best case for a warm start.
+func warmCase(n, points int) (*formulations.Network, []float64) {
+	p := &formulations.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, D: math.Inf(1), V: 1e4}
+	nw, err := formulations.NewNetwork(p, formulations.FullPattern(p, n))
+	if err != nil {
+		panic(err)
+	}
+	vs := make([]float64, points)
+	for i := range vs {
+		vs[i] = 1e4 * math.Pow(10, float64(i)/float64(points-1)) // 1e4 … 1e5
+	}
+	return nw, vs
+}
+
+// solveNeighbours solves the points cold (a fresh primal solve each, as
+// the pipeline does) or warm (one load, then a dual re-solve from the
+// previous basis after the bound change). It returns the total simplex
+// iterations, the LP time and the objective values.
+func solveNeighbours(tb testing.TB, n, points int, warm bool) (iters int, lpTime time.Duration, obj []float64) {
+	nw, vs := warmCase(n, points)
+	sc := formulations.NewScale(nw.Prob)
+	model, lay := nw.Build(formulations.FormCompact, sc)
+	s, err := clp.New()
+	if err != nil {
+		tb.Skip("clp not built in: ", err)
+	}
+	defer s.Close()
+	first := solver.Options{Algorithm: solver.Primal, PrimalTolerance: 1e-10, DualTolerance: 1e-10}
+	for i, v := range vs {
+		b := v / sc.L0
+		model.RowLower[lay.LoadRow], model.RowUpper[lay.LoadRow] = b, b
+		t0 := time.Now()
+		var sol *solver.Solution
+		if warm && i > 0 {
+			s.SetRowBounds(lay.LoadRow, b, b)
+			sol, err = s.Resolve(solver.Options{Algorithm: solver.Dual, PrimalTolerance: 1e-10, DualTolerance: 1e-10})
+		} else {
+			sol, err = s.Solve(model, first)
+		}
+		lpTime += time.Since(t0)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		iters += sol.Iterations
+		obj = append(obj, sol.Objective*sc.T0)
+	}
+	return iters, lpTime, obj
+}
+
+// TestWarmStartNeighbours checks that warm and cold solves of neighbouring
+// points agree, and logs what the warm start saves (go test -v -run
+// WarmStart ./sweep/). The numbers are reported in docs/figures.md.
+func TestWarmStartNeighbours(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measurement")
+	}
+	for _, n := range []int{10, 100} {
+		ci, ct, co := solveNeighbours(t, n, 20, false)
+		wi, wt, wo := solveNeighbours(t, n, 20, true)
+		for i := range co {
+			if math.Abs(co[i]-wo[i]) > 1e-8*co[i] {
+				t.Errorf("n=%d point %d: cold %.12g warm %.12g", n, i, co[i], wo[i])
+			}
+		}
+		// The whole point (build, solve, repair, certify, prune, verify)
+		// for comparison.
+		sp := mustParse(t, `
+[problem]
+topology = "star"
+m = 10
+S = 1e-3
+C = 1e-6
+A = 1e-3
+D = inf
+V = { from = 1e4, to = 1e5, points = 20, scale = "log" }
+stages = `+itoa(n))
+		s, _ := clp.New()
+		t0 := time.Now()
+		for _, pt := range sp.Points() {
+			r := SolvePoint(context.Background(), pt, s, sp.Run)
+			if r.Status != StatusOptimal {
+				t.Fatalf("%s: %s %s", pt.Key, r.Status, r.Error)
+			}
+		}
+		whole := time.Since(t0)
+		s.Close()
+		t.Logf("n=%d, 20 neighbouring points: cold %d iterations %v, warm %d iterations %v; whole points (solve+prune+certify+verify) %v",
+			n, ci, ct.Round(time.Microsecond), wi, wt.Round(time.Microsecond), whole.Round(time.Millisecond))
+	}
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; n > 0; n /= 10 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+	}
+	return string(b)
+}
