@@ -2,6 +2,7 @@ package optimize
 
 import (
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/dlsched/dlsched/formulations"
@@ -143,13 +144,32 @@ func TestOverNFig9bExhaustive(t *testing.T) {
 			ks = append(ks, k)
 		}
 	}
+	// Two workers, each with a solver of its own, as separate `solve` runs.
+	cm := make([]float64, len(ks))
+	errs := make([]error, len(ks))
+	var wg sync.WaitGroup
+	for w := 0; w < 2; w++ {
+		fresh := newClp(t)
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < len(ks); i += 2 {
+				sc, err := pipeline.Solve(p, ks[i], popts(fresh, true))
+				if err != nil {
+					errs[i] = err
+					return
+				}
+				cm[i] = sc.Cmax
+			}
+		}(w)
+	}
+	wg.Wait()
 	bestK, best := 0, 0.0
-	fresh := newClp(t) // a solver of its own, as a separate `solve` run
-	for _, k := range ks {
-		sc, err := pipeline.Solve(p, k, popts(fresh, true))
-		if err != nil {
-			t.Fatal(err)
+	for i, k := range ks {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
 		}
+		sc := struct{ Cmax float64 }{cm[i]}
 		if bestK == 0 || sc.Cmax < best*(1-1e-9) {
 			bestK, best = k, sc.Cmax
 		}

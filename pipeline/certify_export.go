@@ -1,0 +1,18 @@
+package pipeline
+
+import (
+	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/lp"
+	"github.com/dlsched/dlsched/solver"
+)
+
+// Certify returns a safe lower bound (user units) on the optimum of the LP
+// model built by nw.Build with layout lay, from the dual vector duals (one
+// entry per row, any quality) and the makespan cmax of a feasible schedule
+// of the same network. It is the certification SolvePattern applies to
+// every solution, exported for callers that solve the LP by other means
+// (package optimize warm-starts a larger model and maps its duals onto the
+// n-stage one). The model's column bounds are restored before it returns.
+func Certify(model *lp.Model, nw *formulations.Network, lay *Layout, duals []float64, cmax float64) float64 {
+	return certify(model, nw, lay, &solver.Solution{Duals: duals}, cmax)
+}
