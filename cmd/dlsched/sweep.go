@@ -47,7 +47,8 @@ func interspersed(c *cli.Context) (*cli.Context, []string, bool, error) {
 		}
 		name := strings.TrimLeft(a, "-")
 		if name == "help" {
-			return c, nil, true, cli.ShowCommandHelp(c, c.Command.Name)
+			cli.HelpPrinter(c.App.Writer, cli.CommandHelpTemplate, c.Command)
+			return c, nil, true, nil
 		}
 		flags = append(flags, a)
 		if strings.Contains(name, "=") {
