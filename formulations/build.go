@@ -16,7 +16,11 @@ const (
 	// FormCompact uses suffix-sum variables: O(1) terms per row.
 	FormCompact Form = iota
 	// FormPaper writes the paper's constraints with their explicit sums
-	// Σ_{l≥k} α_il: O(n) terms per computing row.
+	// Σ_{l≥k} α_il: O(n) terms per computing row. On the full n-stage
+	// pattern (and without relay-only layers) the precedence rows are the
+	// paper's printed families, repaired where the printed text is damaged
+	// (docs/formulations.md); on a pruned pattern they are the Network's
+	// generic arcs, for which the paper has no printed form.
 	FormPaper
 )
 
@@ -72,8 +76,14 @@ type Layout struct {
 	// Beta[j] is the column of the suffix sum of message j (compact form),
 	// −1 where there is none.
 	Beta []int
-	// ArcRow[a] is the row of arc a, CompRow[j] the computing row of
-	// message j, SufRow[j] its suffix row (−1 if none), LoadRow the row
+	// Arcs are the precedence arcs written as rows: the Network's arcs,
+	// or in the paper form on a full pattern the paper's families (each
+	// with its equation number in Arc.Eq). In[h] lists the arcs of Arcs
+	// into hop h.
+	Arcs []Arc
+	In   [][]int
+	// ArcRow[a] is the row of arc a of Arcs, CompRow[j] the computing row
+	// of message j, SufRow[j] its suffix row (−1 if none), LoadRow the row
 	// Σ DestSize·α = V.
 	ArcRow, CompRow, SufRow []int
 	LoadRow                 int
@@ -96,6 +106,11 @@ func (e SizeEstimate) Bytes() int64 { return 48*e.Nonzeros + 160*(e.Vars+e.Rows)
 // Estimate predicts the LP's size for the network without building it.
 func (nw *Network) Estimate(f Form) SizeEstimate {
 	nm, nh, na := int64(len(nw.Pattern)), int64(len(nw.Hops)), int64(len(nw.Arcs))
+	if f == FormPaper {
+		if arcs, ok := nw.paperArcs(); ok {
+			na = int64(len(arcs))
+		}
+	}
 	e := SizeEstimate{Vars: nm + nh + 1, Rows: na + nm + 1, Nonzeros: 3*na + nm}
 	if f == FormPaper {
 		for _, msgs := range nw.DestMsgs {
@@ -135,10 +150,28 @@ func (nw *Network) hopName(h int) string {
 // which is LoadDirect (1)–(5) for a star, TreeNLF/LLF-1/2 for ordinary
 // trees and BinomialTreeNLF/LLF for binomial trees (docs/formulations.md
 // maps every arc family to the paper's numbered constraints).
+//
+// In FormPaper on a full pattern without relay-only layers, the arcs are
+// the paper's printed families (paper.go), written as printed: every
+// precedence row an inequality, no start time fixed, rows named after their
+// equation ("eq7_12_15": constraint (7) from hop 12 to hop 15; "eq10_3_2":
+// computing constraint (10) of layer 3, stage 2; "eq12": the load). These
+// arcs differ from the Network's as sets but imply the same earliest
+// start times (docs/formulations.md), so both forms have the same optimum.
+// Otherwise the arcs are the Network's, with the equalities described
+// below.
 func (nw *Network) Build(f Form, sc Scale) (*lp.Model, *Layout) {
 	p := nw.Prob
 	m := lp.New(fmt.Sprintf("dlsched_%s_%s", p.Kind, f), lp.Minimize)
 	lay := &Layout{Scale: sc, Form: f, Alpha: make([]int, len(nw.Pattern)), Time: make([]int, len(nw.Hops))}
+	lay.Arcs, lay.In = nw.Arcs, nw.In
+	printed := false
+	if f == FormPaper {
+		if arcs, ok := nw.paperArcs(); ok {
+			lay.Arcs, lay.In, printed = arcs, inArcs(len(nw.Hops), arcs), true
+		}
+	}
+	compEq, loadEq := paperEq(p.Kind)
 	tscale := 1 / sc.T0
 	lscale := sc.L0 / sc.T0
 	for j, msg := range nw.Pattern {
@@ -171,12 +204,14 @@ func (nw *Network) Build(f Form, sc Scale) (*lp.Model, *Layout) {
 	// arc starts when that arc's hop ends: waiting never helps, because
 	// every rule of the model is a "not before" rule, so these equalities
 	// keep an optimal solution while letting presolve remove the variable.
-	for h, in := range nw.In {
-		if len(in) == 0 {
+	// The printed families of the paper form are written as printed
+	// (inequalities only).
+	for h, in := range lay.In {
+		if len(in) == 0 && !printed {
 			m.ColUpper[lay.Time[h]] = 0
 		}
 	}
-	lay.ArcRow = make([]int, len(nw.Arcs))
+	lay.ArcRow = make([]int, len(lay.Arcs))
 	lay.CompRow = make([]int, len(nw.Pattern))
 	lay.SufRow = make([]int, len(nw.Pattern))
 	for j := range lay.SufRow {
@@ -184,15 +219,19 @@ func (nw *Network) Build(f Form, sc Scale) (*lp.Model, *Layout) {
 	}
 	cols := make([]int, 0, 8)
 	vals := make([]float64, 0, 8)
-	for ai, a := range nw.Arcs {
+	for ai, a := range lay.Arcs {
 		from := nw.Hops[a.From]
 		cols = append(cols[:0], lay.Time[a.To], lay.Time[a.From], lay.Alpha[from.Msg])
 		vals = append(vals[:0], 1, -1, -from.Coef*lscale)
 		up := math.Inf(1)
-		if len(nw.In[a.To]) == 1 {
+		if len(lay.In[a.To]) == 1 && !printed {
 			up = from.Const * tscale
 		}
-		lay.ArcRow[ai] = m.AddRow(fmt.Sprintf("%s_%d_%d", a.Kind, a.From, a.To), from.Const*tscale, up, cols, vals)
+		name := fmt.Sprintf("%s_%d_%d", a.Kind, a.From, a.To)
+		if a.Eq != "" {
+			name = fmt.Sprintf("eq%s_%d_%d", a.Eq, a.From, a.To)
+		}
+		lay.ArcRow[ai] = m.AddRow(name, from.Const*tscale, up, cols, vals)
 	}
 	for _, d := range nw.Dests {
 		_, _, aRate := p.params(d)
@@ -215,7 +254,11 @@ func (nw *Network) Build(f Form, sc Scale) (*lp.Model, *Layout) {
 				cols = append(cols, lay.Alpha[j])
 				vals = append(vals, -aRate*lscale)
 			}
-			lay.CompRow[j] = m.AddRow(nw.msgName("comp", j), last.Const*tscale, math.Inf(1), cols, vals)
+			name := nw.msgName("comp", j)
+			if f == FormPaper {
+				name = nw.msgName("eq"+compEq, j)
+			}
+			lay.CompRow[j] = m.AddRow(name, last.Const*tscale, math.Inf(1), cols, vals)
 			if beta[j] >= 0 {
 				next := msgs[q+1]
 				nb := beta[next]
@@ -233,7 +276,11 @@ func (nw *Network) Build(f Form, sc Scale) (*lp.Model, *Layout) {
 		cols = append(cols, lay.Alpha[j])
 		vals = append(vals, p.DestSize(msg.Dest))
 	}
-	lay.LoadRow = m.AddRow("load", p.V/sc.L0, p.V/sc.L0, cols, vals)
+	loadName := "load"
+	if f == FormPaper {
+		loadName = "eq" + loadEq
+	}
+	lay.LoadRow = m.AddRow(loadName, p.V/sc.L0, p.V/sc.L0, cols, vals)
 	return m, lay
 }
 

@@ -9,9 +9,14 @@
 // 2-buffer reuse). Two LP forms are generated from it:
 //
 //   - FormPaper: the paper's constraint families as printed (LoadDirect
-//     (1)–(5), TreeNLF-1 (6)–(12), ...), with damaged indices repaired, and
-//     the computing constraints (3)/(10)/(30) written with their explicit
-//     sums Σ_{l≥k} α_il, O(n) terms per row.
+//     (1)–(5), TreeNLF-1 (6)–(12), ..., BinomialTreeLLF (34)–(35); see
+//     paper.go), with the damage of the printed text repaired by deriving
+//     each family from the physical model, rows named after their equation
+//     numbers, and the computing constraints (3)/(10)/(30) written with
+//     their explicit sums Σ_{l≥k} α_il, O(n) terms per row. The printed
+//     families exist for the full n-stage pattern only; on a pruned
+//     pattern (or with relay-only layers) the paper form uses the
+//     Network's arcs with the explicit sums.
 //   - FormCompact (default): the Network's arcs plus suffix-sum variables
 //     β_ik = α_ik + β_i(k+1), so every row has at most four terms and the
 //     matrix has O(mn) nonzeros.

@@ -78,8 +78,12 @@ func (lay *Layout) RepairDuals(m *lp.Model, nw *Network, y []float64) []float64 
 		}
 	}
 	// 4. Start times, last hop first.
+	arcs, inArcs := lay.Arcs, lay.In
+	if arcs == nil {
+		arcs, inArcs = nw.Arcs, nw.In
+	}
 	outArcs := make([][]int, len(nw.Hops))
-	for a, arc := range nw.Arcs {
+	for a, arc := range arcs {
 		outArcs[arc.From] = append(outArcs[arc.From], a)
 	}
 	delivery := make([]int, len(nw.Hops))
@@ -100,7 +104,7 @@ func (lay *Layout) RepairDuals(m *lp.Model, nw *Network, y []float64) []float64 
 		if j := delivery[h]; j >= 0 {
 			avail += out[lay.CompRow[j]]
 		}
-		in := nw.In[h]
+		in := inArcs[h]
 		if len(in) == 1 && m.RowLower[lay.ArcRow[in[0]]] == m.RowUpper[lay.ArcRow[in[0]]] {
 			out[lay.ArcRow[in[0]]] = avail
 			continue

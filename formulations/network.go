@@ -86,6 +86,10 @@ func (k ArcKind) String() string {
 type Arc struct {
 	From, To int
 	Kind     ArcKind
+	// Eq is the paper's equation number of the constraint family the arc
+	// belongs to ("1", "6", "17", ...) for the arcs of the paper form
+	// (see Build), empty for the Network's generic arcs.
+	Eq string
 }
 
 // Network is the physical model of a problem and a message pattern as a

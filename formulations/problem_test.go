@@ -21,7 +21,7 @@ func TestNMin(t *testing.T) {
 		{Problem{Kind: topology.Star, M: 3, D: 1, V: 3}, 1},
 		{Problem{Kind: topology.Star, M: 3, D: 0.1, V: 0.3}, 1}, // 0.1·3 rounds to 0.30000000000000004
 		{Problem{Kind: topology.Star, M: 3, D: math.Inf(1), V: 1e9}, 1},
-		{Problem{Kind: topology.Tree, P: 2, H: 10, D: 1e2, V: 1e4}, 5},    // 1e4/(100·2·10)
+		{Problem{Kind: topology.Tree, P: 2, H: 10, D: 1e2, V: 1e4}, 5}, // 1e4/(100·2·10)
 		{Problem{Kind: topology.Tree, P: 2, H: 10, D: 1e2, V: 1e4 + 1}, 6},
 		{Problem{Kind: topology.Binomial, P: 2, H: 10, D: 1e2, V: 2.9e3}, 1}, // capacity (10·3−1)·100 = 2900
 		{Problem{Kind: topology.Binomial, P: 2, H: 10, D: 1e2, V: 2.9e3 + 1}, 2},
