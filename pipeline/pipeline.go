@@ -210,6 +210,12 @@ func SolvePattern(p *formulations.Problem, pat formulations.Pattern, opt Options
 		}
 		return out, fmt.Errorf("pipeline: %s LP with %d messages: %w", p.Kind, len(pat), lastErr)
 	}
+	// The trivial bound S + VA/P holds for every feasible schedule, so it
+	// also bounds the LP optimum; it keeps the bound finite when the duals
+	// certify nothing.
+	if lb := p.LowerBoundLB(); lb > out.LowerBound {
+		out.LowerBound = lb * (1 - 0x1p-50)
+	}
 	if out.LowerBound > out.Cmax {
 		// Both are rigorous up to the rounding of the scaled coefficients;
 		// a bound above a feasible makespan can only be that rounding.
@@ -229,6 +235,9 @@ func (out *Outcome) record(nw *formulations.Network, model *lp.Model, lay *Layou
 	}
 	tm := nw.Evaluate(alpha)
 	lb := certify(model, nw, lay, sol, tm.Cmax)
+	if triv := nw.Prob.LowerBoundLB() * (1 - 0x1p-50); !(lb >= triv) {
+		lb = triv // S + VA/P: valid for every schedule; never -Inf or NaN
+	}
 	at.Cmax, at.LowerBound = tm.Cmax, lb
 	at.Gap = gapOf(tm.Cmax, lb)
 	out.Attempts = append(out.Attempts, at)

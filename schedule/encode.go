@@ -31,6 +31,9 @@ func ReadJSON(r io.Reader) (*Schedule, error) {
 	if err := dec.Decode(&s); err != nil {
 		return nil, fmt.Errorf("schedule: %w", err)
 	}
+	if dec.More() {
+		return nil, fmt.Errorf("schedule: unexpected data after the schedule")
+	}
 	return &s, nil
 }
 

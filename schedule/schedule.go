@@ -28,6 +28,9 @@ func (f Float) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (f *Float) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		return nil // like encoding/json for numbers: null leaves the value alone
+	}
 	if len(b) > 0 && b[0] == '"' {
 		var s string
 		if err := json.Unmarshal(b, &s); err != nil {

@@ -37,7 +37,9 @@ func gamma(k int) float64 {
 // Callers may tighten column bounds (for example an upper bound on start
 // times by the makespan of a known feasible schedule) as long as the
 // tightened box still contains an optimal solution. The function returns
-// -Inf when an unbounded column has a reduced cost of the wrong sign.
+// -Inf when an unbounded column's reduced cost is not certainly of the right
+// sign (an exact zero included: its rounding interval reaches below zero),
+// and when the terms overflow.
 func SafeLowerBound(m *lp.Model, y []float64) float64 {
 	if m.Sense != lp.Minimize {
 		return math.Inf(-1)
@@ -130,5 +132,9 @@ func SafeLowerBound(m *lp.Model, y []float64) float64 {
 	g := gamma(nterms + 2)
 	slack := (g*absSum + errSum) * (1 + 2*g)
 	total := sum + m.ObjOffset - slack
-	return total - (math.Abs(total)+math.Abs(m.ObjOffset))*4*unitRoundoff
+	total -= (math.Abs(total) + math.Abs(m.ObjOffset)) * 4 * unitRoundoff
+	if math.IsNaN(total) || math.IsInf(total, 0) || math.IsInf(absSum, 0) || math.IsNaN(absSum) {
+		return math.Inf(-1)
+	}
+	return total
 }

@@ -79,7 +79,11 @@ type StatusError struct {
 
 // Error implements error.
 func (e *StatusError) Error() string {
-	msg := e.Solver + ": " + e.Status.Err().Error()
+	what := e.Status.String()
+	if err := e.Status.Err(); err != nil {
+		what = err.Error()
+	}
+	msg := e.Solver + ": " + what
 	if e.Detail != "" {
 		msg += " (" + e.Detail + ")"
 	}

@@ -3,7 +3,5 @@
 // Wolniewicz (2004), with their layer sizes, the number of computing
 // processors, the layer activation orders NLF and LLF, and the explicit
 // node-by-node structure (parent, layer, children per port) that the
-// executor needs to replay a schedule on every physical processor. General
-// graphs for processor farms (chains, k-ary trees, meshes and their BFS
-// spanning trees) live here too.
+// executor needs to replay a schedule on every physical processor.
 package topology

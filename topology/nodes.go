@@ -43,6 +43,9 @@ func Build(k Kind, m, p, h int) (*Graph, error) {
 		if m < 1 {
 			return nil, fmt.Errorf("topology: star needs m >= 1, got %d", m)
 		}
+		if m+1 > MaxNodes {
+			return nil, fmt.Errorf("topology: star m=%d has %d nodes, more than %d", m, m+1, MaxNodes)
+		}
 		g.H = 1
 		g.Nodes = make([]Node, m+1)
 		g.Nodes[0] = Node{ID: 0, Parent: -1}

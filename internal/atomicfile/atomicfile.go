@@ -19,8 +19,9 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	tmp := f.Name()
+	done := false
 	defer func() {
-		if err != nil {
+		if !done { // an error, or a panic in fill
 			f.Close()
 			os.Remove(tmp)
 		}
@@ -34,11 +35,16 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 	if err = f.Close(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err = os.Chmod(tmp, 0o644); err != nil {
+	mode := os.FileMode(0o644)
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
+		mode = st.Mode().Perm() // replacing a file keeps its permissions
+	}
+	if err = os.Chmod(tmp, mode); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err = os.Rename(tmp, path); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
+	done = true
 	return nil
 }
