@@ -5,22 +5,14 @@ import (
 	"testing"
 
 	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/internal/testutil"
 	"github.com/dlsched/dlsched/pipeline"
 	"github.com/dlsched/dlsched/solver"
-	"github.com/dlsched/dlsched/solver/clp"
 	"github.com/dlsched/dlsched/topology"
 )
 
 // newClp returns a Clp solver or skips the test when Clp is not built in.
-func newClp(t testing.TB) solver.Solver {
-	t.Helper()
-	s, err := clp.New()
-	if err != nil {
-		t.Skipf("clp unavailable: %v", err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
+func newClp(t testing.TB) solver.Solver { return testutil.Clp(t) }
 
 // popts returns the pipeline options the CLI uses by default (--algorithm
 // auto), with pruning as given.

@@ -7,22 +7,14 @@ import (
 	"testing"
 
 	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/internal/testutil"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solver"
-	"github.com/dlsched/dlsched/solver/clp"
 	"github.com/dlsched/dlsched/topology"
 )
 
 // newClp returns a Clp solver or skips the test when Clp is not built in.
-func newClp(t testing.TB) solver.Solver {
-	t.Helper()
-	s, err := clp.New()
-	if err != nil {
-		t.Skipf("clp unavailable: %v", err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
+func newClp(t testing.TB) solver.Solver { return testutil.Clp(t) }
 
 func relDiff(a, b float64) float64 {
 	return math.Abs(a-b) / math.Max(math.Max(math.Abs(a), math.Abs(b)), 1e-300)

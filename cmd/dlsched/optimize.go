@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
@@ -195,19 +194,7 @@ func optimizeAction(c *cli.Context) error {
 			return err
 		}
 	}
-	write := func(w io.Writer) error {
-		switch format {
-		case "json":
-			return rep.WriteJSON(w)
-		case "csv":
-			return rep.WriteCSV(w)
-		}
-		return rep.WriteTable(w)
-	}
-	if path := c.String("out"); path != "" {
-		return atomicfile.Write(path, write)
-	}
-	return write(os.Stdout)
+	return emit(c.String("out"), format, rep)
 }
 
 // searchErr marks the searches' option errors as bad usage.

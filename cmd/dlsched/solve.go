@@ -159,20 +159,7 @@ func solveAction(c *cli.Context) error {
 			return err
 		}
 	}
-	write := func(w io.Writer) error {
-		switch format {
-		case "json":
-			return s.WriteJSON(w)
-		case "csv":
-			return s.WriteCSV(w)
-		}
-		return s.WriteTable(w)
-	}
-	if path := c.String("out"); path != "" {
-		if err := atomicfile.Write(path, write); err != nil {
-			return err
-		}
-	} else if err := write(os.Stdout); err != nil {
+	if err := emit(c.String("out"), format, s); err != nil {
 		return err
 	}
 	if s.Verification != nil && !s.Verification.OK {
@@ -200,4 +187,28 @@ func exportModel(p *formulations.Problem, n int, opt pipeline.Options, path stri
 		return atomicfile.Write(path, m.WriteLP)
 	}
 	return atomicfile.Write(path, m.WriteMPS)
+}
+
+// report is anything the CLI prints in the three output formats.
+type report interface {
+	WriteJSON(io.Writer) error
+	WriteCSV(io.Writer) error
+	WriteTable(io.Writer) error
+}
+
+// emit writes r in the format to path (atomically) or to stdout.
+func emit(path, format string, r report) error {
+	write := func(w io.Writer) error {
+		switch format {
+		case "json":
+			return r.WriteJSON(w)
+		case "csv":
+			return r.WriteCSV(w)
+		}
+		return r.WriteTable(w)
+	}
+	if path != "" {
+		return atomicfile.Write(path, write)
+	}
+	return write(os.Stdout)
 }
