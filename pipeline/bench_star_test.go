@@ -20,10 +20,19 @@ func benchStar(n int) *formulations.Problem {
 // repair, certify, prune — for m=10 and n = 10 ... 10,000 in both forms.
 // The paper form's computing rows carry O(n) terms: at n = 10,000 it needs
 // about 5·10^8 nonzeros and is refused by the memory limit.
+// starSizes are the stage counts of the star benchmarks; -short (make bench)
+// leaves out n = 10,000, which takes about five minutes per solve.
+func starSizes() []int {
+	if testing.Short() {
+		return []int{10, 100, 1000}
+	}
+	return []int{10, 100, 1000, 10000}
+}
+
 func BenchmarkStarSolve(b *testing.B) {
 	s := newClp(b)
 	for _, f := range []formulations.Form{formulations.FormCompact, formulations.FormPaper} {
-		for _, n := range []int{10, 100, 1000, 10000} {
+		for _, n := range starSizes() {
 			b.Run(fmt.Sprintf("%s/n=%d", f, n), func(b *testing.B) {
 				p := benchStar(n)
 				nw, _ := formulations.NewNetwork(p, formulations.FullPattern(p, n))
@@ -53,7 +62,7 @@ func BenchmarkStarSolve(b *testing.B) {
 // tolerances 1e-10), nothing else.
 func BenchmarkStarBareClp(b *testing.B) {
 	s := newClp(b)
-	for _, n := range []int{10, 100, 1000, 10000} {
+	for _, n := range starSizes() {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			p := benchStar(n)
 			nw, _ := formulations.NewNetwork(p, formulations.FullPattern(p, n))
@@ -72,7 +81,7 @@ func BenchmarkStarBareClp(b *testing.B) {
 // generate, solve, repair, certify (and polish when needed).
 func BenchmarkStarNoPrune(b *testing.B) {
 	s := newClp(b)
-	for _, n := range []int{10, 100, 1000, 10000} {
+	for _, n := range starSizes() {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			p := benchStar(n)
 			for i := 0; i < b.N; i++ {
