@@ -201,6 +201,20 @@ func (p *Problem) Load(m *lp.Model) error {
 	obj := a.doubles(m.Obj)
 	rowLo := a.doubles(m.RowLower)
 	rowUp := a.doubles(m.RowUpper)
+	// A fresh Clp_Simplex for every model: Clp keeps state from earlier
+	// solves (factorisation and pivoting choices, perturbation) that made
+	// the same model solve differently after another one. Same model, same
+	// solution, whatever was solved before.
+	fresh := C.Clp_newModel()
+	if fresh == nil {
+		return fail("Clp_newModel failed")
+	}
+	liveModels.Add(1)
+	C.Clp_setLogLevel(fresh, 0)
+	p.cleanup.Stop()
+	deleteModel(p.model)
+	p.model = fresh
+	p.cleanup = runtime.AddCleanup(p, deleteModel, fresh)
 	C.Clp_loadProblem(p.model, C.int(n), C.int(r), start, index, value, colLo, colUp, obj, rowLo, rowUp)
 	dir := 1.0
 	if m.Sense == lp.Maximize {
