@@ -3,6 +3,7 @@ package sweep
 import (
 	"context"
 	"math"
+	"strconv"
 	"testing"
 	"time"
 
@@ -90,7 +91,7 @@ C = 1e-6
 A = 1e-3
 D = inf
 V = { from = 1e4, to = 1e5, points = 20, scale = "log" }
-stages = `+itoa(n))
+stages = `+strconv.Itoa(n))
 		s, _ := clp.New()
 		t0 := time.Now()
 		for _, pt := range sp.Points() {
@@ -104,15 +105,4 @@ stages = `+itoa(n))
 		t.Logf("n=%d, 20 neighbouring points: cold %d iterations %v, warm %d iterations %v; whole points (solve+prune+certify+verify) %v",
 			n, ci, ct.Round(time.Microsecond), wi, wt.Round(time.Microsecond), whole.Round(time.Millisecond))
 	}
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; n > 0; n /= 10 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-	}
-	return string(b)
 }
