@@ -84,7 +84,10 @@ func parseProblem(c *cli.Context) (*formulations.Problem, error) {
 	p := &formulations.Problem{Kind: kind, Buffers: 1}
 	switch kind {
 	case topology.Star:
-		if p.M, err = parseInt(c, "m"); err != nil {
+		// With --procs, m defaults to the number of processors listed.
+		if strings.TrimSpace(c.String("m")) == "" && strings.TrimSpace(c.String("procs")) != "" {
+			p.M = len(strings.Split(strings.TrimSpace(c.String("procs")), ","))
+		} else if p.M, err = parseInt(c, "m"); err != nil {
 			return nil, err
 		}
 	default:

@@ -191,3 +191,28 @@ func TestSolveDeterministic(t *testing.T) {
 		t.Errorf("two runs differ or failed (exit %d %d)", c1, c2)
 	}
 }
+
+// A heterogeneous star: m defaults to the number of --procs entries. With
+// S=0, C=1, A=1 on all three processors it is the Section 4.1 example, whose
+// optimum for D=1.5 is 3.5 (paper); a mismatch of m and --procs is bad usage.
+func TestSolveHeterogeneousStar(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "h.json")
+	_, stderr, code := dlsched(t, "solve", "--topology", "star", "--procs", "0:1:1,0:1:1,0:1:1",
+		"--V", "3", "--D", "1.5", "--stages", "1", "--format", "json", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	f, _ := os.Open(out)
+	defer f.Close()
+	s, err := schedule.ReadJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Problem.M != 3 || len(s.Problem.Procs) != 3 || math.Abs(s.Cmax-3.5) > 1e-9 || !s.Verification.OK {
+		t.Errorf("m=%d procs=%d Cmax=%v verified=%v, want 3 3 3.5 true", s.Problem.M, len(s.Problem.Procs), s.Cmax, s.Verification.OK)
+	}
+	_, stderr, code = dlsched(t, "solve", "--topology", "star", "--m", "2", "--procs", "0:1:1,0:1:1,0:1:1", "--V", "3", "--D", "1.5")
+	if code != 2 || !strings.Contains(stderr, "--procs") {
+		t.Errorf("m=2 with three --procs: exit %d, %q", code, stderr)
+	}
+}
