@@ -660,33 +660,28 @@ func parseGrid(file, prefix string, t map[string]any) (Grid, error) {
 			g.Order = append(g.Order, o)
 		}
 	}
-	if uses["buffers"] {
-		v, _ := get("buffers", int64(1))
-		if g.Buffers, err = intAxis(file, f("buffers"), v, 1, 2); err != nil {
-			return g, err
-		}
+	// Integer axes: the parameters each listed topology takes, with their
+	// default (nil: required) and valid range.
+	ints := []struct {
+		key      string
+		dst      *[]int
+		def      any
+		min, max int
+	}{
+		{"buffers", &g.Buffers, int64(1), 1, 2},
+		{"m", &g.M, nil, 1, 100000},
+		{"p", &g.P, nil, 1, 1000},
+		{"h", &g.H, nil, 1, 60},
 	}
-	if uses["m"] {
-		v, err := get("m", nil)
+	for _, in := range ints {
+		if !uses[in.key] {
+			continue
+		}
+		v, err := get(in.key, in.def)
 		if err != nil {
 			return g, err
 		}
-		if g.M, err = intAxis(file, f("m"), v, 1, 100000); err != nil {
-			return g, err
-		}
-	}
-	if uses["p"] {
-		v, err := get("p", nil)
-		if err != nil {
-			return g, err
-		}
-		if g.P, err = intAxis(file, f("p"), v, 1, 1000); err != nil {
-			return g, err
-		}
-		if v, err = get("h", nil); err != nil {
-			return g, err
-		}
-		if g.H, err = intAxis(file, f("h"), v, 1, 60); err != nil {
+		if *in.dst, err = intAxis(file, f(in.key), v, in.min, in.max); err != nil {
 			return g, err
 		}
 	}
