@@ -598,24 +598,18 @@ func bigTree(n int) *schedule.Schedule { return treeSchedule(10, n) }
 // treeSchedule is an ordinary tree p=2 of height h with n stages, 1-buffer
 // NLF, α = 1, with earliest times.
 func treeSchedule(h, n int) *schedule.Schedule {
-	pr := schedule.Problem{Topology: "tree", Order: "nlf", Buffers: 1, P: 2, H: h, S: 1e-3, C: 1e-6, A: 1e-3, D: inf(), Stages: n}
-	var msgs []msg
-	for _, sd := range pattern(pr, n) {
-		msgs = append(msgs, msg{sd[0], sd[1], 1})
-	}
-	s := newSchedule(pr, msgs)
-	r, err := Earliest(s, Options{})
-	if err != nil {
-		panic(err)
-	}
-	if err := r.Apply(s); err != nil {
-		panic(err)
-	}
-	return s
+	return unitEarliest(schedule.Problem{Topology: "tree", Order: "nlf", Buffers: 1, P: 2, H: h, S: 1e-3, C: 1e-6, A: 1e-3, D: inf(), Stages: n}, n)
 }
 
+// bigBinomial is a binomial tree p=2 of height h with n stages, LLF, α = 1,
+// with earliest times.
 func bigBinomial(h, n int) *schedule.Schedule {
-	pr := schedule.Problem{Topology: "binomial", Order: "llf", P: 2, H: h, S: 1e-3, C: 1e-6, A: 1e-3, D: inf(), Stages: n}
+	return unitEarliest(schedule.Problem{Topology: "binomial", Order: "llf", P: 2, H: h, S: 1e-3, C: 1e-6, A: 1e-3, D: inf(), Stages: n}, n)
+}
+
+// unitEarliest is the full n-stage pattern of pr with α = 1 on every
+// message, timed by the executor's earliest mode.
+func unitEarliest(pr schedule.Problem, n int) *schedule.Schedule {
 	var msgs []msg
 	for _, sd := range pattern(pr, n) {
 		msgs = append(msgs, msg{sd[0], sd[1], 1})
