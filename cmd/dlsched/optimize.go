@@ -95,11 +95,8 @@ func optimizeAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	format := c.String("format")
-	if format != "table" && format != "json" && format != "csv" {
-		return usagef("invalid --format %s: want table, json or csv", format)
-	}
-	if err := checkOutPath("out", c.String("out")); err != nil {
+	format, err := outputFormat(c)
+	if err != nil {
 		return err
 	}
 	if err := checkOutPath("plot", c.String("plot"), ".svg", ".png"); err != nil {

@@ -118,11 +118,8 @@ func solveAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	format := c.String("format")
-	if format != "table" && format != "json" && format != "csv" {
-		return usagef("invalid --format %s: want table, json or csv", format)
-	}
-	if err := checkOutPath("out", c.String("out")); err != nil {
+	format, err := outputFormat(c)
+	if err != nil {
 		return err
 	}
 	if err := checkOutPath("gantt", c.String("gantt"), ".svg"); err != nil {
@@ -194,6 +191,16 @@ type report interface {
 	WriteJSON(io.Writer) error
 	WriteCSV(io.Writer) error
 	WriteTable(io.Writer) error
+}
+
+// outputFormat checks --format (table, json or csv) and the directory of
+// --out before anything is solved.
+func outputFormat(c *cli.Context) (string, error) {
+	format := c.String("format")
+	if format != "table" && format != "json" && format != "csv" {
+		return "", usagef("invalid --format %s: want table, json or csv", format)
+	}
+	return format, checkOutPath("out", c.String("out"))
 }
 
 // emit writes r in the format to path (atomically) or to stdout.
