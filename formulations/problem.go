@@ -284,22 +284,3 @@ func (p *Problem) ScheduleProblem(n int) schedule.Problem {
 	}
 	return sp
 }
-
-// FromSchedule rebuilds a Problem from a schedule's recorded inputs.
-func FromSchedule(sp *schedule.Problem) (*Problem, error) {
-	k, err := topology.ParseKind(sp.Topology)
-	if err != nil {
-		return nil, err
-	}
-	p := &Problem{Kind: k, M: sp.M, P: sp.P, H: sp.H, S: sp.S, C: sp.C, A: sp.A,
-		Procs: sp.Procs, D: float64(sp.D), V: sp.V, Buffers: sp.Buffers, Relay: sp.Relay}
-	if k != topology.Star {
-		if p.Order, err = topology.ParseOrder(sp.Order); err != nil {
-			return nil, err
-		}
-		if k == topology.Binomial {
-			p.Buffers = 1
-		}
-	}
-	return p, p.Validate()
-}

@@ -13,6 +13,6 @@ import (
 // every solution, exported for callers that solve the LP by other means
 // (package optimize warm-starts a larger model and maps its duals onto the
 // n-stage one). The model's column bounds are restored before it returns.
-func Certify(model *lp.Model, nw *formulations.Network, lay *Layout, duals []float64, cmax float64) float64 {
+func Certify(model *lp.Model, nw *formulations.Network, lay *formulations.Layout, duals []float64, cmax float64) float64 {
 	return certify(model, nw, lay, &solver.Solution{Duals: duals}, cmax)
 }

@@ -235,7 +235,7 @@ func SolvePattern(p *formulations.Problem, pat formulations.Pattern, opt Options
 
 // record decodes, repairs and certifies one solution and keeps the best
 // makespan and the best bound seen so far.
-func (out *Outcome) record(nw *formulations.Network, model *lp.Model, lay *Layout, sol *solver.Solution, at schedule.Attempt) {
+func (out *Outcome) record(nw *formulations.Network, model *lp.Model, lay *formulations.Layout, sol *solver.Solution, at schedule.Attempt) {
 	alpha, err := nw.RepairLoads(lay.Decode(sol.X))
 	if err != nil {
 		at.Status = "repair_failed"
@@ -267,11 +267,12 @@ func gapOf(cmax, lb float64) float64 {
 }
 
 // certify returns a safe lower bound (user units) on the LP optimum from
-// the solution's duals, as given and as repaired by Layout.RepairDuals. Time columns are bounded above by the makespan of
-// the repaired schedule (slightly enlarged): every start time of an optimal
-// solution is at most its Cmax, which is at most that makespan, so the box
-// still holds an optimal solution and the bound stays valid.
-func certify(model *lp.Model, nw *formulations.Network, lay *Layout, sol *solver.Solution, cmax float64) float64 {
+// the solution's duals, as given and as repaired by Layout.RepairDuals.
+// Time columns are bounded above by the makespan of the repaired schedule
+// (slightly enlarged): every start time of an optimal solution is at most
+// its Cmax, which is at most that makespan, so the box still holds an
+// optimal solution and the bound stays valid.
+func certify(model *lp.Model, nw *formulations.Network, lay *formulations.Layout, sol *solver.Solution, cmax float64) float64 {
 	if sol.Duals == nil {
 		return math.Inf(-1)
 	}
@@ -292,9 +293,6 @@ func certify(model *lp.Model, nw *formulations.Network, lay *Layout, sol *solver
 	v := lb * lay.Scale.T0
 	return v - math.Abs(v)*0x1p-51
 }
-
-// Layout is formulations.Layout, aliased for brevity.
-type Layout = formulations.Layout
 
 // Solve solves the problem with n stages: full pattern, certification, and
 // (unless opt.NoPrune) the prune loop. It returns the schedule with Status,
