@@ -64,9 +64,9 @@ type Channel[T any] struct {
 	intercept func(T) bool
 
 	busy     bool
-	sendq    fifo[*chanSend[T]]
-	recvq    fifo[*recvWaiter[T]]
-	q        fifo[delivered[T]]
+	sendq    FIFO[*chanSend[T]]
+	recvq    FIFO[*recvWaiter[T]]
+	q        FIFO[delivered[T]]
 	slotBusy []bool
 	count    uint64 // transfers started
 	cur      *chanSend[T]
@@ -110,7 +110,7 @@ func (c *Channel[T]) Transfers() int64 { return c.transfers }
 func (c *Channel[T]) BusyTime() float64 { return c.busyTime }
 
 // Len returns the number of delivered messages waiting to be received.
-func (c *Channel[T]) Len() int { return c.q.len() }
+func (c *Channel[T]) Len() int { return c.q.Len() }
 
 // Send transfers v over the link, blocking p until the transfer has ended.
 func (c *Channel[T]) Send(p *Proc, v T) {
@@ -151,21 +151,21 @@ func (c *Channel[T]) enqueue(p *Proc, v T) {
 		w = new(chanSend[T])
 	}
 	w.p, w.v = p, v
-	c.sendq.push(w)
+	c.sendq.Push(w)
 }
 
 // tryStart starts the next transfer if the link, a sender and the receive
 // side (a waiting receiver or a free buffer) are ready.
 func (c *Channel[T]) tryStart() {
-	if c.busy || c.sendq.len() == 0 {
+	if c.busy || c.sendq.Len() == 0 {
 		return
 	}
 	buf := -1
 	if c.nbuf == 0 {
-		if c.recvq.len() == 0 {
+		if c.recvq.Len() == 0 {
 			return
 		}
-		c.curRecv = c.recvq.pop()
+		c.curRecv = c.recvq.Pop()
 	} else if c.alternate {
 		b := int(c.count % uint64(c.nbuf))
 		if c.slotBusy[b] {
@@ -186,7 +186,7 @@ func (c *Channel[T]) tryStart() {
 	if buf >= 0 {
 		c.slotBusy[buf] = true
 	}
-	w := c.sendq.pop()
+	w := c.sendq.Pop()
 	c.count++
 	c.busy = true
 	c.cur = w
@@ -229,15 +229,15 @@ func (c *Channel[T]) finish() {
 		switch {
 		case c.intercept != nil && c.intercept(w.v):
 			c.slotBusy[b] = false
-		case c.recvq.len() > 0:
-			r := c.recvq.pop()
+		case c.recvq.Len() > 0:
+			r := c.recvq.Pop()
 			r.v, r.ok, r.tag = w.v, true, b
 			if !c.manual {
 				c.slotBusy[b] = false
 			}
 			s.wake(r.p)
 		default:
-			c.q.push(delivered[T]{v: w.v, buf: b})
+			c.q.Push(delivered[T]{v: w.v, buf: b})
 		}
 	}
 	w.p.pending--
@@ -261,8 +261,8 @@ func (c *Channel[T]) Recv(p *Proc) T {
 // rendezvous), blocking p until one has arrived.
 func (c *Channel[T]) RecvBuf(p *Proc) (T, Buf) {
 	p.check()
-	if c.q.len() > 0 {
-		d := c.q.pop()
+	if c.q.Len() > 0 {
+		d := c.q.Pop()
 		if !c.manual {
 			c.slotBusy[d.buf] = false
 			c.tryStart()
@@ -277,7 +277,7 @@ func (c *Channel[T]) RecvBuf(p *Proc) (T, Buf) {
 		r = new(recvWaiter[T])
 	}
 	r.p = p
-	c.recvq.push(r)
+	c.recvq.Push(r)
 	if c.nbuf == 0 {
 		c.tryStart()
 	}

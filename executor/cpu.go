@@ -35,7 +35,7 @@ type cpuJob struct {
 type CPU struct {
 	sim       *Sim
 	name      string
-	q         [2]fifo[*cpuJob]
+	q         [2]FIFO[*cpuJob]
 	cur       *cpuJob
 	suspended *cpuJob
 	since     float64
@@ -65,7 +65,7 @@ func (c *CPU) Jobs() int64 { return c.jobs }
 
 // Idle reports whether nothing is running or waiting.
 func (c *CPU) Idle() bool {
-	return c.cur == nil && c.suspended == nil && c.q[0].len() == 0 && c.q[1].len() == 0
+	return c.cur == nil && c.suspended == nil && c.q[0].Len() == 0 && c.q[1].Len() == 0
 }
 
 // Compute blocks p while the CPU performs work units of computation (time
@@ -120,7 +120,7 @@ func (c *CPU) enqueue(j *cpuJob) {
 		}
 		c.run(j)
 	default:
-		c.q[j.prio].push(j)
+		c.q[j.prio].Push(j)
 	}
 }
 
@@ -143,14 +143,14 @@ func (c *CPU) finish() {
 	c.busy += s.now - c.since
 	c.jobs++
 	switch {
-	case c.q[High].len() > 0:
-		c.run(c.q[High].pop())
+	case c.q[High].Len() > 0:
+		c.run(c.q[High].Pop())
 	case c.suspended != nil:
 		sj := c.suspended
 		c.suspended = nil
 		c.run(sj)
-	case c.q[Low].len() > 0:
-		c.run(c.q[Low].pop())
+	case c.q[Low].Len() > 0:
+		c.run(c.q[Low].Pop())
 	}
 	if j.p != nil {
 		s.wake(j.p)

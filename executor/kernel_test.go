@@ -6,31 +6,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
-)
 
-// checkNoLeak fails the test if goroutines started during f outlive it.
-func checkNoLeak(t *testing.T, f func()) {
-	t.Helper()
-	before := runtime.NumGoroutine()
-	f()
-	deadline := time.Now().Add(2 * time.Second)
-	for {
-		after := runtime.NumGoroutine()
-		if after <= before {
-			return
-		}
-		if time.Now().After(deadline) {
-			buf := make([]byte, 1<<16)
-			n := runtime.Stack(buf, true)
-			t.Fatalf("goroutine leak: %d before, %d after\n%s", before, after, buf[:n])
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
+	"github.com/dlsched/dlsched/internal/leakcheck"
+)
 
 func approx(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(1, math.Abs(b)) }
 
@@ -64,7 +45,7 @@ func TestWaitOrderAndTies(t *testing.T) {
 }
 
 func TestMailboxRendezvousAndBuffer(t *testing.T) {
-	checkNoLeak(t, func() {
+	leakcheck.Check(t, func() {
 		s := NewSim(SimConfig{})
 		rv := NewMailbox[int](s, "rv", 0)
 		bf := NewMailbox[int](s, "bf", 2)
@@ -260,7 +241,7 @@ func TestCPUPreemption(t *testing.T) {
 }
 
 func TestDeadlockReport(t *testing.T) {
-	checkNoLeak(t, func() {
+	leakcheck.Check(t, func() {
 		s := NewSim(SimConfig{})
 		a := NewMailbox[int](s, "toA", 0)
 		b := NewMailbox[int](s, "toB", 0)
@@ -284,7 +265,7 @@ func TestDeadlockReport(t *testing.T) {
 }
 
 func TestPanicAndNoLeak(t *testing.T) {
-	checkNoLeak(t, func() {
+	leakcheck.Check(t, func() {
 		s := NewSim(SimConfig{})
 		m := NewMailbox[int](s, "m", 0)
 		for i := 0; i < 50; i++ {
@@ -301,7 +282,7 @@ func TestPanicAndNoLeak(t *testing.T) {
 }
 
 func TestCallbackPanic(t *testing.T) {
-	checkNoLeak(t, func() {
+	leakcheck.Check(t, func() {
 		s := NewSim(SimConfig{})
 		s.Spawn("w", func(p *Proc) { p.Wait(5) })
 		s.At(2, func() { panic("cb") })
@@ -314,7 +295,7 @@ func TestCallbackPanic(t *testing.T) {
 }
 
 func TestCancelAndEventLimit(t *testing.T) {
-	checkNoLeak(t, func() {
+	leakcheck.Check(t, func() {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		s := NewSim(SimConfig{})
@@ -333,7 +314,7 @@ func TestCancelAndEventLimit(t *testing.T) {
 			t.Fatalf("want cancellation, got %v", err)
 		}
 	})
-	checkNoLeak(t, func() {
+	leakcheck.Check(t, func() {
 		s := NewSim(SimConfig{MaxEvents: 1000})
 		for i := 0; i < 3; i++ {
 			s.Spawn(fmt.Sprint("loop", i), func(p *Proc) {
@@ -349,7 +330,7 @@ func TestCancelAndEventLimit(t *testing.T) {
 }
 
 func TestDaemonsEndQuietly(t *testing.T) {
-	checkNoLeak(t, func() {
+	leakcheck.Check(t, func() {
 		s := NewSim(SimConfig{})
 		m := NewMailbox[int](s, "req", Unbounded)
 		var served int

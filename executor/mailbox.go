@@ -29,9 +29,9 @@ type Mailbox[T any] struct {
 	sim    *Sim
 	name   string
 	cap    int
-	q      fifo[T]
-	recvq  fifo[*recvWaiter[T]]
-	sendq  fifo[*sendWaiter[T]]
+	q      FIFO[T]
+	recvq  FIFO[*recvWaiter[T]]
+	sendq  FIFO[*sendWaiter[T]]
 	free   []*recvWaiter[T]
 	closed bool
 }
@@ -49,7 +49,7 @@ func NewMailbox[T any](s *Sim, name string, capacity int) *Mailbox[T] {
 func (m *Mailbox[T]) Name() string { return m.name }
 
 // Len returns the number of queued messages.
-func (m *Mailbox[T]) Len() int { return m.q.len() }
+func (m *Mailbox[T]) Len() int { return m.q.Len() }
 
 // Send delivers v, blocking p while the mailbox cannot take it (no receiver
 // for a rendezvous, a full buffer). Send on a closed mailbox panics.
@@ -59,7 +59,7 @@ func (m *Mailbox[T]) Send(p *Proc, v T) {
 		return
 	}
 	w := &sendWaiter[T]{p: p, v: v}
-	m.sendq.push(w)
+	m.sendq.Push(w)
 	p.park("send to", m.name)
 }
 
@@ -70,14 +70,14 @@ func (m *Mailbox[T]) Put(v T) bool {
 	if m.closed {
 		panic(fmt.Sprintf("executor: send on closed mailbox %s", m.name))
 	}
-	if m.recvq.len() > 0 {
-		w := m.recvq.pop()
+	if m.recvq.Len() > 0 {
+		w := m.recvq.Pop()
 		w.v, w.ok = v, true
 		m.sim.wake(w.p)
 		return true
 	}
-	if m.cap < 0 || m.q.len() < m.cap {
-		m.q.push(v)
+	if m.cap < 0 || m.q.Len() < m.cap {
+		m.q.Push(v)
 		return true
 	}
 	return false
@@ -109,7 +109,7 @@ func (m *Mailbox[T]) RecvOK(p *Proc) (T, bool) {
 		w = new(recvWaiter[T])
 	}
 	w.p = p
-	m.recvq.push(w)
+	m.recvq.Push(w)
 	p.park("receive from", m.name)
 	v, ok := w.v, w.ok
 	*w = recvWaiter[T]{}
@@ -119,17 +119,17 @@ func (m *Mailbox[T]) RecvOK(p *Proc) (T, bool) {
 
 // TryRecv returns the next message if one can be taken without blocking.
 func (m *Mailbox[T]) TryRecv() (T, bool) {
-	if m.q.len() > 0 {
-		v := m.q.pop()
-		if m.sendq.len() > 0 {
-			w := m.sendq.pop()
-			m.q.push(w.v)
+	if m.q.Len() > 0 {
+		v := m.q.Pop()
+		if m.sendq.Len() > 0 {
+			w := m.sendq.Pop()
+			m.q.Push(w.v)
 			m.sim.wake(w.p)
 		}
 		return v, true
 	}
-	if m.sendq.len() > 0 { // rendezvous
-		w := m.sendq.pop()
+	if m.sendq.Len() > 0 { // rendezvous
+		w := m.sendq.Pop()
 		m.sim.wake(w.p)
 		return w.v, true
 	}
@@ -145,8 +145,8 @@ func (m *Mailbox[T]) Close() {
 		return
 	}
 	m.closed = true
-	for m.recvq.len() > 0 {
-		w := m.recvq.pop()
+	for m.recvq.Len() > 0 {
+		w := m.recvq.Pop()
 		m.sim.wake(w.p)
 	}
 }

@@ -1,14 +1,18 @@
 package executor
 
-// fifo is a slice-backed FIFO queue that reuses its storage.
-type fifo[T any] struct {
+// FIFO is a slice-backed first-in first-out queue that reuses its storage.
+// The zero value is an empty queue. Models use it for task queues and
+// buffers that need no blocking (a Mailbox is the blocking counterpart).
+type FIFO[T any] struct {
 	buf []T
 	hd  int
 }
 
-func (q *fifo[T]) len() int { return len(q.buf) - q.hd }
+// Len returns the number of queued values.
+func (q *FIFO[T]) Len() int { return len(q.buf) - q.hd }
 
-func (q *fifo[T]) push(v T) {
+// Push appends v at the tail.
+func (q *FIFO[T]) Push(v T) {
 	if q.hd > 0 && len(q.buf) == cap(q.buf) && q.hd >= len(q.buf)/2 {
 		n := copy(q.buf, q.buf[q.hd:])
 		clear(q.buf[n:])
@@ -18,9 +22,11 @@ func (q *fifo[T]) push(v T) {
 	q.buf = append(q.buf, v)
 }
 
-func (q *fifo[T]) peek() T { return q.buf[q.hd] }
+// Peek returns the head without removing it; the queue must not be empty.
+func (q *FIFO[T]) Peek() T { return q.buf[q.hd] }
 
-func (q *fifo[T]) pop() T {
+// Pop removes and returns the head; the queue must not be empty.
+func (q *FIFO[T]) Pop() T {
 	var zero T
 	v := q.buf[q.hd]
 	q.buf[q.hd] = zero
@@ -30,4 +36,14 @@ func (q *fifo[T]) pop() T {
 		q.hd = 0
 	}
 	return v
+}
+
+// At returns the i-th queued value from the head (0 is the head).
+func (q *FIFO[T]) At(i int) T { return q.buf[q.hd+i] }
+
+// Clear empties the queue.
+func (q *FIFO[T]) Clear() {
+	clear(q.buf)
+	q.buf = q.buf[:0]
+	q.hd = 0
 }

@@ -10,7 +10,7 @@ type Resource struct {
 	name  string
 	cap   int
 	inUse int
-	q     fifo[*Proc]
+	q     FIFO[*Proc]
 }
 
 // NewResource returns a resource with the given number of units (>= 1).
@@ -28,22 +28,22 @@ func (r *Resource) Name() string { return r.name }
 func (r *Resource) InUse() int { return r.inUse }
 
 // Waiting returns the number of processes waiting for a unit.
-func (r *Resource) Waiting() int { return r.q.len() }
+func (r *Resource) Waiting() int { return r.q.Len() }
 
 // Acquire takes one unit, blocking p (FIFO) while none is free.
 func (r *Resource) Acquire(p *Proc) {
 	p.check()
-	if r.inUse < r.cap && r.q.len() == 0 {
+	if r.inUse < r.cap && r.q.Len() == 0 {
 		r.inUse++
 		return
 	}
-	r.q.push(p)
+	r.q.Push(p)
 	p.park("acquire", r.name)
 }
 
 // TryAcquire takes a unit if one is free and nobody waits.
 func (r *Resource) TryAcquire() bool {
-	if r.inUse < r.cap && r.q.len() == 0 {
+	if r.inUse < r.cap && r.q.Len() == 0 {
 		r.inUse++
 		return true
 	}
@@ -56,8 +56,8 @@ func (r *Resource) Release() {
 	if r.inUse == 0 {
 		panic(fmt.Sprintf("executor: resource %s: release of a free resource", r.name))
 	}
-	if r.q.len() > 0 {
-		r.sim.wake(r.q.pop()) // the unit passes on; inUse unchanged
+	if r.q.Len() > 0 {
+		r.sim.wake(r.q.Pop()) // the unit passes on; inUse unchanged
 		return
 	}
 	r.inUse--

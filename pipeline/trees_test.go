@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/dlsched/dlsched/executor"
+	"github.com/dlsched/dlsched/executor/replay"
 	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/solver"
 	"github.com/dlsched/dlsched/topology"
@@ -375,7 +375,7 @@ func TestFixedLoadsLPEqualsExecutor(t *testing.T) {
 				t.Fatal(err)
 			}
 			sched := loadsSchedule(p, pat, alpha, n)
-			res, err := executor.Earliest(sched, executor.Options{})
+			res, err := replay.Earliest(sched, replay.Options{})
 			if err != nil {
 				t.Fatalf("%s: executor: %v", v.describe(p, n), err)
 			}
@@ -428,7 +428,7 @@ func TestEveryFormulationVerifies(t *testing.T) {
 				if sc.Pruning != nil && sc.Pruning.Rounds > 0 {
 					pruned++
 				}
-				ver, err := executor.Verify(sc, executor.Options{})
+				ver, err := replay.Verify(sc, replay.Options{})
 				if err != nil {
 					t.Fatalf("%s %s: executor: %v", v.describe(p, n), f, err)
 				}

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dlsched/dlsched/executor"
+	"github.com/dlsched/dlsched/executor/replay"
 	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/pipeline"
 	"github.com/dlsched/dlsched/schedule"
@@ -287,7 +287,7 @@ func SolvePoint(ctx context.Context, pt Point, s solver.Solver, rc RunConfig) (r
 	}
 	if rc.Verify {
 		t2 := time.Now()
-		v, err := executor.Verify(sch, executor.Options{Context: ctx})
+		v, err := replay.Verify(sch, replay.Options{Context: ctx})
 		row.VerifySeconds = time.Since(t2).Seconds()
 		if err != nil {
 			if ctx.Err() != nil {

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/dlsched/dlsched/executor"
+	"github.com/dlsched/dlsched/executor/replay"
 	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/internal/atomicfile"
 	"github.com/dlsched/dlsched/pipeline"
@@ -145,7 +145,7 @@ func solveAction(c *cli.Context) error {
 		return err
 	}
 	if !c.Bool("no-verify") {
-		v, err := executor.Verify(s, executor.Options{})
+		v, err := replay.Verify(s, replay.Options{})
 		if err != nil {
 			return fmt.Errorf("verify: %w", err)
 		}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/dlsched/dlsched/executor"
+	"github.com/dlsched/dlsched/executor/replay"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/urfave/cli/v2"
 )
@@ -27,7 +27,7 @@ func verifyCommand() *cli.Command {
 			if err != nil {
 				return usagef("%s: %v", c.Args().First(), err)
 			}
-			v, err := executor.Verify(s, executor.Options{})
+			v, err := replay.Verify(s, replay.Options{})
 			if err != nil {
 				return err
 			}

@@ -1,4 +1,4 @@
-package executor
+package replay
 
 import (
 	"math"
@@ -292,3 +292,5 @@ func clone(s *schedule.Schedule) *schedule.Schedule {
 	c.Problem.Procs = append([]schedule.Proc(nil), s.Problem.Procs...)
 	return &c
 }
+
+func approx(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(1, math.Abs(b)) }

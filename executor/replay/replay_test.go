@@ -1,4 +1,4 @@
-package executor
+package replay
 
 import (
 	"context"
@@ -8,6 +8,9 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/dlsched/dlsched/executor"
+	"github.com/dlsched/dlsched/internal/leakcheck"
 
 	"github.com/dlsched/dlsched/schedule"
 )
@@ -545,14 +548,14 @@ func TestReplayDeterminism(t *testing.T) {
 
 func TestReplayNoLeak(t *testing.T) {
 	s := treeH3(t, 2, "llf")
-	checkNoLeak(t, func() {
+	leakcheck.Check(t, func() {
 		for i := 0; i < 3; i++ {
 			if _, err := Verify(s, Options{}); err != nil {
 				t.Fatal(err)
 			}
 		}
 	})
-	checkNoLeak(t, func() {
+	leakcheck.Check(t, func() {
 		// A cancelled context stops the replay (checked every 256
 		// events) with the context's error; so does the event budget.
 		big := treeSchedule(6, 10)
@@ -561,7 +564,7 @@ func TestReplayNoLeak(t *testing.T) {
 		if _, err := Verify(big, Options{Context: ctx}); !errors.Is(err, context.Canceled) {
 			t.Fatalf("want cancellation, got %v", err)
 		}
-		if _, err := Earliest(big, Options{MaxEvents: 1000}); !errors.Is(err, ErrEventLimit) {
+		if _, err := Earliest(big, Options{MaxEvents: 1000}); !errors.Is(err, executor.ErrEventLimit) {
 			t.Fatalf("want event limit, got %v", err)
 		}
 	})

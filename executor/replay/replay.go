@@ -1,4 +1,4 @@
-package executor
+package replay
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"math"
 	"sort"
 	"strconv"
+
+	"github.com/dlsched/dlsched/executor"
 
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/topology"
@@ -193,7 +195,7 @@ func (r *recorder) computed(id int, c int32, st, en float64) {
 	}
 }
 
-func (r *recorder) result(sim *Sim) Result {
+func (r *recorder) result(sim *executor.Sim) Result {
 	pl := r.pl
 	res := Result{Finish: r.finish, Events: sim.Events(), Processors: pl.computing, TraceHash: sim.TraceHash()}
 	res.Makespan = r.makespan
@@ -224,8 +226,8 @@ func (r *recorder) result(sim *Sim) Result {
 type cpuNode struct {
 	id   int
 	rec  *recorder
-	cpu  *CPU
-	q    fifo[int32]
+	cpu  *executor.CPU
+	q    executor.FIFO[int32]
 	done func(st, en float64)
 	// onDone, if set, is called with (node, chunk, end) after each
 	// computation (timed mode records the ends per node).
@@ -233,7 +235,7 @@ type cpuNode struct {
 }
 
 func (n *cpuNode) finish(st, en float64) {
-	c := n.q.pop()
+	c := n.q.Pop()
 	n.rec.computed(n.id, c, st, en)
 	if n.onDone != nil {
 		n.onDone(n.id, c, en)
@@ -241,17 +243,17 @@ func (n *cpuNode) finish(st, en float64) {
 }
 
 func (n *cpuNode) submit(pc *pchunk) {
-	n.q.push(int32(pc.idx))
-	n.cpu.Submit(pc.work, Low, n.done)
+	n.q.Push(int32(pc.idx))
+	n.cpu.Submit(pc.work, executor.Low, n.done)
 }
 
-func newCPUNodes(pl *plan, sim *Sim, rec *recorder) []*cpuNode {
+func newCPUNodes(pl *plan, sim *executor.Sim, rec *recorder) []*cpuNode {
 	nodes := make([]*cpuNode, len(pl.g.Nodes))
 	for id := 1; id < len(nodes); id++ {
 		if pl.kind != topology.Star && pl.relay[pl.g.Nodes[id].Layer] {
 			continue
 		}
-		n := &cpuNode{id: id, rec: rec, cpu: NewCPU(sim, "cpu"+strconv.Itoa(id))}
+		n := &cpuNode{id: id, rec: rec, cpu: executor.NewCPU(sim, "cpu"+strconv.Itoa(id))}
 		n.done = n.finish
 		nodes[id] = n
 	}
@@ -276,16 +278,16 @@ func nodeName(id int) string {
 // buffer at once and goes to the node's CPU. Every node that sends (the
 // originator, inner tree nodes) runs one process: receive the next
 // message in FIFO order (store and forward), send it on over the ports
-// (SendAll: all p ports at once; a binomial node one step after the
+// (executor.SendAll: all p ports at once; a binomial node one step after the
 // other), free its buffer. Port exclusivity follows from the process being
 // sequential, link exclusivity from the Channel, and the buffer rules from
 // a transfer starting only when the receiver's buffer is free.
 func runEarliest(pl *plan, opt *Options) (Result, error) {
-	sim := NewSim(SimConfig{MaxEvents: opt.maxEvents(), Trace: opt.Trace})
+	sim := executor.NewSim(executor.SimConfig{MaxEvents: opt.maxEvents(), Trace: opt.Trace})
 	rec := newRecorder(pl)
 	cpus := newCPUNodes(pl, sim, rec)
 	n := len(pl.g.Nodes)
-	in := make([]*Channel[int32], n)
+	in := make([]*executor.Channel[int32], n)
 
 	ngroups := len(pl.recv)
 	costs := make([]func(int32) float64, ngroups)
@@ -294,8 +296,8 @@ func runEarliest(pl *plan, opt *Options) (Result, error) {
 		hop := pl.hopOf(grp)
 		costs[grp] = func(c int32) float64 { return pl.ch[c].dur[hop] }
 		starts[grp] = func(c int32) {
-			rec.start(c, hop, sim.now)
-			if sim.tracing {
+			rec.start(c, hop, sim.Now())
+			if sim.Tracing() {
 				sim.Trace("hop "+strconv.Itoa(hop)+" into group "+strconv.Itoa(grp), "start chunk "+strconv.Itoa(int(c)+1))
 			}
 		}
@@ -308,8 +310,8 @@ func runEarliest(pl *plan, opt *Options) (Result, error) {
 			if pc.dest != grp {
 				return false
 			}
-			rec.arrive(c, sim.now)
-			if sim.tracing {
+			rec.arrive(c, sim.Now())
+			if sim.Tracing() {
 				sim.Trace(nodeName(id), "arrive chunk "+strconv.Itoa(int(c)+1))
 			}
 			if cn != nil {
@@ -317,7 +319,7 @@ func runEarliest(pl *plan, opt *Options) (Result, error) {
 			}
 			return true
 		}
-		in[id] = NewChannel(sim, ChannelConfig[int32]{
+		in[id] = executor.NewChannel(sim, executor.ChannelConfig[int32]{
 			Name:          "link " + nodeName(pl.g.Nodes[id].Parent) + "→" + nodeName(id),
 			Cost:          costs[grp],
 			Buffers:       pl.nbuf,
@@ -333,7 +335,7 @@ func runEarliest(pl *plan, opt *Options) (Result, error) {
 			continue
 		}
 		for _, id := range pl.g.ByLayer[l] {
-			sim.Spawn(nodeName(id), func(p *Proc) { relayNode(p, pl, in, id, sends) })
+			sim.Spawn(nodeName(id), func(p *executor.Proc) { relayNode(p, pl, in, id, sends) })
 		}
 	}
 	if err := sim.Run(opt.context()); err != nil {
@@ -343,13 +345,13 @@ func runEarliest(pl *plan, opt *Options) (Result, error) {
 }
 
 // relayNode is the process of a sending node in the earliest replay.
-func relayNode(p *Proc, pl *plan, in []*Channel[int32], id int, sends []sendRef) {
-	var inCh *Channel[int32]
+func relayNode(p *executor.Proc, pl *plan, in []*executor.Channel[int32], id int, sends []sendRef) {
+	var inCh *executor.Channel[int32]
 	if id != 0 {
 		inCh = in[id]
 	}
-	var outs []*Channel[int32]
-	var byLayer map[int][]*Channel[int32]
+	var outs []*executor.Channel[int32]
+	var byLayer map[int][]*executor.Channel[int32]
 	node := &pl.g.Nodes[id]
 	switch pl.kind {
 	case topology.Tree:
@@ -357,7 +359,7 @@ func relayNode(p *Proc, pl *plan, in []*Channel[int32], id int, sends []sendRef)
 			outs = append(outs, in[c])
 		}
 	case topology.Binomial:
-		byLayer = map[int][]*Channel[int32]{}
+		byLayer = map[int][]*executor.Channel[int32]{}
 		for t, cs := range node.ChildrenByLayer {
 			for _, c := range cs {
 				byLayer[t] = append(byLayer[t], in[c])
@@ -367,7 +369,7 @@ func relayNode(p *Proc, pl *plan, in []*Channel[int32], id int, sends []sendRef)
 	vals := make([]int32, max(pl.p, 1))
 	for k := 0; k < len(sends); {
 		c := sends[k].c
-		var buf Buf
+		var buf executor.Buf
 		if inCh != nil {
 			got, b := inCh.RecvBuf(p)
 			if got != c {
@@ -376,7 +378,7 @@ func relayNode(p *Proc, pl *plan, in []*Channel[int32], id int, sends []sendRef)
 			buf = b
 		}
 		for ; k < len(sends) && sends[k].c == c; k++ {
-			var chs []*Channel[int32]
+			var chs []*executor.Channel[int32]
 			switch pl.kind {
 			case topology.Star:
 				chs = in[pl.ch[c].dest : pl.ch[c].dest+1]
@@ -388,7 +390,7 @@ func relayNode(p *Proc, pl *plan, in []*Channel[int32], id int, sends []sendRef)
 			for i := range chs {
 				vals[i] = c
 			}
-			SendAll(p, chs, vals[:len(chs)])
+			executor.SendAll(p, chs, vals[:len(chs)])
 		}
 		if inCh != nil {
 			inCh.Release(buf)
@@ -456,7 +458,7 @@ func runTimed(pl *plan, opt *Options) (Result, *timedState, error) {
 			t0 = math.Min(t0, h.Start)
 		}
 	}
-	sim := NewSim(SimConfig{Start: t0, MaxEvents: opt.maxEvents(), Trace: opt.Trace})
+	sim := executor.NewSim(executor.SimConfig{Start: t0, MaxEvents: opt.maxEvents(), Trace: opt.Trace})
 	rec := newRecorder(pl)
 	cpus := newCPUNodes(pl, sim, rec)
 	ts := newTimedState(pl)
@@ -468,10 +470,10 @@ func runTimed(pl *plan, opt *Options) (Result, *timedState, error) {
 		}
 	}
 	arrive := func(y int, c int32, j int) {
-		now := sim.now
+		now := sim.Now()
 		ts.arr[ts.recvOff[y]+j] = now
 		pc := &pl.ch[c]
-		if sim.tracing {
+		if sim.Tracing() {
 			sim.Trace(nodeName(y), "arrive chunk "+strconv.Itoa(int(c)+1))
 		}
 		if pc.dest == pl.group(y) {
@@ -494,7 +496,7 @@ func runTimed(pl *plan, opt *Options) (Result, *timedState, error) {
 		at := func(k int) float64 { return s.Chunks[sends[k].c].Hops[sends[k].hop].Start }
 		sort.SliceStable(order, func(a, b int) bool { return at(order[a]) < at(order[b]) })
 		ids := pl.g.ByLayer[l]
-		sim.Spawn("clock of layer "+strconv.Itoa(l), func(p *Proc) {
+		sim.Spawn("clock of layer "+strconv.Itoa(l), func(p *executor.Proc) {
 			for _, k := range order {
 				sd := sends[k]
 				pc := &pl.ch[sd.c]
