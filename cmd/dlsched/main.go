@@ -37,6 +37,7 @@ func newApp() *cli.App {
 			sweepCommand(),
 			mergeCommand(),
 			plotCommand(),
+			farmCommand(),
 		},
 		HideHelpCommand: true,
 		OnUsageError: func(c *cli.Context, err error, isSubcommand bool) error {

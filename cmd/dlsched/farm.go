@@ -1,0 +1,15 @@
+package main
+
+import "github.com/urfave/cli/v2"
+
+// farmCommand groups the processor-farm models: each model adds its
+// subcommand to the list below (one file per model: farm_<model>.go).
+func farmCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "farm",
+		Usage: "simulate a processor farm beside the paper's analytic model",
+		Subcommands: []*cli.Command{
+			// pfarm (paper 000), nepp (paper 001), day (paper 002)
+		},
+	}
+}
