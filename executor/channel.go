@@ -35,6 +35,9 @@ type ChannelConfig[T any] struct {
 	// (buffered channels only). If it returns true the message is consumed
 	// on arrival: its buffer is freed at once and Recv never sees it.
 	Intercept func(v T) bool
+	// Size, if set, measures a message (bytes, load units) for the
+	// channel's statistics (Stats.Units).
+	Size func(v T) float64
 }
 
 // chanSend is a message waiting for, or using, the link.
@@ -62,6 +65,7 @@ type Channel[T any] struct {
 	manual    bool
 	onStart   func(T)
 	intercept func(T) bool
+	size      func(T) float64
 
 	busy     bool
 	sendq    FIFO[*chanSend[T]]
@@ -79,6 +83,13 @@ type Channel[T any] struct {
 	transfers int64
 	busyTime  float64
 	lastStart float64
+	units     float64
+	lost      int64
+	gen       uint64
+	broken    bool
+	watchers  []*Proc
+	t0        float64
+	qlen      level // senders waiting or transferring
 }
 
 // NewChannel returns a link configured by cfg. It panics on a negative
@@ -93,10 +104,12 @@ func NewChannel[T any](s *Sim, cfg ChannelConfig[T]) *Channel[T] {
 	c := &Channel[T]{
 		sim: s, name: cfg.Name, cost: cfg.Cost, nbuf: cfg.Buffers,
 		alternate: cfg.Alternate, manual: cfg.ManualRelease,
-		onStart: cfg.OnStart, intercept: cfg.Intercept,
-		slotBusy: make([]bool, cfg.Buffers),
+		onStart: cfg.OnStart, intercept: cfg.Intercept, size: cfg.Size,
+		slotBusy: make([]bool, cfg.Buffers), t0: s.now,
 	}
+	c.qlen.start(s.now)
 	c.complete = c.finish
+	s.register(c)
 	return c
 }
 
@@ -112,11 +125,16 @@ func (c *Channel[T]) BusyTime() float64 { return c.busyTime }
 // Len returns the number of delivered messages waiting to be received.
 func (c *Channel[T]) Len() int { return c.q.Len() }
 
+// Lost returns the number of messages discarded because the channel is
+// broken.
+func (c *Channel[T]) Lost() int64 { return c.lost }
+
 // Send transfers v over the link, blocking p until the transfer has ended.
 func (c *Channel[T]) Send(p *Proc, v T) {
 	p.check()
 	c.enqueue(p, v)
 	p.pending++
+	p.block(c)
 	c.tryStart()
 	p.park("send on", c.name)
 }
@@ -137,6 +155,9 @@ func SendAll[T any](p *Proc, chs []*Channel[T], vs []T) {
 	}
 	p.pending += len(chs)
 	for _, c := range chs {
+		p.block(c)
+	}
+	for _, c := range chs {
 		c.tryStart()
 	}
 	p.park("send on", chs[0].name)
@@ -152,6 +173,14 @@ func (c *Channel[T]) enqueue(p *Proc, v T) {
 	}
 	w.p, w.v = p, v
 	c.sendq.Push(w)
+	c.qlen.set(c.sim.now, float64(c.sendq.Len()+btoi(c.busy)))
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // tryStart starts the next transfer if the link, a sender and the receive
@@ -161,8 +190,11 @@ func (c *Channel[T]) tryStart() {
 		return
 	}
 	buf := -1
-	if c.nbuf == 0 {
+	if c.broken {
+		// the receiving end is gone: transfers go on, and are discarded
+	} else if c.nbuf == 0 {
 		if c.recvq.Len() == 0 {
+			c.sim.notifyWatchers(c.watchers) // a sender waits, the link is free
 			return
 		}
 		c.curRecv = c.recvq.Pop()
@@ -205,7 +237,8 @@ func (c *Channel[T]) tryStart() {
 	if c.sim.tracing {
 		c.sim.record(c.name, "transfer start", "")
 	}
-	c.sim.push(event{t: c.sim.now + d, fn: c.complete})
+	c.gen++
+	c.sim.atGen(c.sim.now+d, c.complete, &c.gen, c.gen)
 }
 
 // finish ends the current transfer (kernel callback).
@@ -216,15 +249,26 @@ func (c *Channel[T]) finish() {
 	c.busy = false
 	c.transfers++
 	c.busyTime += s.now - c.lastStart
+	if c.size != nil {
+		c.units += c.size(w.v)
+	}
+	c.qlen.set(s.now, float64(c.sendq.Len()))
 	if s.tracing {
 		s.record(c.name, "transfer end", "")
 	}
-	if c.nbuf == 0 {
+	switch {
+	case c.broken:
+		c.lost++
+		if c.curBuf >= 0 {
+			c.slotBusy[c.curBuf] = false
+		}
+		c.curRecv = nil
+	case c.nbuf == 0:
 		r := c.curRecv
 		c.curRecv = nil
 		r.v, r.ok, r.tag = w.v, true, -1
 		s.wake(r.p)
-	} else {
+	default:
 		b := c.curBuf
 		switch {
 		case c.intercept != nil && c.intercept(w.v):
@@ -238,11 +282,14 @@ func (c *Channel[T]) finish() {
 			s.wake(r.p)
 		default:
 			c.q.Push(delivered[T]{v: w.v, buf: b})
+			s.notifyWatchers(c.watchers)
 		}
 	}
-	w.p.pending--
-	if w.p.pending == 0 {
-		s.wake(w.p)
+	if w.p != nil {
+		w.p.pending--
+		if w.p.pending == 0 {
+			s.wake(w.p)
+		}
 	}
 	var zero T
 	w.p, w.v = nil, zero
@@ -278,6 +325,7 @@ func (c *Channel[T]) RecvBuf(p *Proc) (T, Buf) {
 	}
 	r.p = p
 	c.recvq.Push(r)
+	p.block(c)
 	if c.nbuf == 0 {
 		c.tryStart()
 	}
@@ -299,4 +347,137 @@ func (c *Channel[T]) Release(b Buf) {
 	}
 	c.slotBusy[b] = false
 	c.tryStart()
+}
+
+// cancelWait withdraws every registration of p (interrupt or kill): its
+// queued sends are dropped, a transfer it sends is aborted (the message is
+// lost, the link freed), a transfer it receives on a rendezvous channel is
+// aborted (its sender resumes), and it stops waiting to receive. On a
+// broken channel a transfer in progress is not aborted: it ends and is
+// discarded as every other message.
+func (c *Channel[T]) cancelWait(p *Proc) {
+	c.watchers = removeProc(c.watchers, p)
+	for removeFromFIFO(&c.sendq, func(w *chanSend[T]) bool { return w.p == p }) {
+		p.pending--
+	}
+	removeFromFIFO(&c.recvq, func(r *recvWaiter[T]) bool { return r.p == p })
+	if c.cur == nil {
+		return
+	}
+	switch {
+	case c.cur.p == p:
+		p.pending--
+		if c.broken {
+			c.cur.p = nil // goes on, discarded on arrival
+			return
+		}
+		c.abort()
+	case c.curRecv != nil && c.curRecv.p == p:
+		if c.broken {
+			c.curRecv = nil
+			return
+		}
+		sender := c.cur.p
+		c.abort()
+		if sender != nil {
+			sender.pending--
+			if sender.pending == 0 {
+				c.sim.wake(sender)
+			}
+		}
+	}
+	c.qlen.set(c.sim.now, float64(c.sendq.Len()+btoi(c.busy)))
+}
+
+// abort ends the current transfer now without delivering its message.
+func (c *Channel[T]) abort() {
+	w := c.cur
+	c.cur = nil
+	c.curRecv = nil
+	c.busy = false
+	c.gen++
+	c.busyTime += c.sim.now - c.lastStart
+	c.lost++
+	if c.curBuf >= 0 {
+		c.slotBusy[c.curBuf] = false
+	}
+	if c.sim.tracing {
+		c.sim.record(c.name, "transfer aborted", "")
+	}
+	var zero T
+	w.p, w.v = nil, zero
+	c.freeS = append(c.freeS, w)
+	c.tryStart()
+}
+
+// Break makes the channel's receiving end gone: delivered messages are
+// discarded, and every transfer, the one in progress included, still
+// occupies the link for its cost (the sender pays) and is discarded on
+// arrival (Lost counts them). Kill breaks the channels a killed process
+// owns.
+func (c *Channel[T]) Break() {
+	if c.broken {
+		return
+	}
+	c.broken = true
+	c.lost += int64(c.q.Len())
+	for c.q.Len() > 0 {
+		d := c.q.Pop()
+		if d.buf >= 0 {
+			c.slotBusy[d.buf] = false
+		}
+	}
+	c.tryStart()
+}
+
+// Case is an Alt case that receives from the channel and passes the
+// message to fn (which may be nil). On a buffered channel it is ready when
+// a delivered message waits; on a rendezvous channel when a sender waits
+// and the link is free, and the Alt then performs the transfer (the process
+// resumes when it ends). A broken channel is never ready.
+func (c *Channel[T]) Case(fn func(v T)) Case {
+	return Case{src: &channelCase[T]{c: c, fn: fn}}
+}
+
+type channelCase[T any] struct {
+	c  *Channel[T]
+	fn func(T)
+}
+
+func (k *channelCase[T]) ready() bool {
+	c := k.c
+	if c.broken {
+		return false
+	}
+	if c.nbuf == 0 {
+		return c.sendq.Len() > 0 && !c.busy
+	}
+	return c.q.Len() > 0
+}
+
+func (k *channelCase[T]) commit(p *Proc) {
+	v := k.c.Recv(p)
+	if k.fn != nil {
+		k.fn(v)
+	}
+}
+
+func (k *channelCase[T]) watch(p *Proc)      { k.c.watchers = append(k.c.watchers, p) }
+func (k *channelCase[T]) unwatch(p *Proc)    { k.c.watchers = removeProc(k.c.watchers, p) }
+func (k *channelCase[T]) cancelWait(p *Proc) { k.c.cancelWait(p) }
+func (k *channelCase[T]) describe() string   { return "channel " + k.c.name }
+
+// Stats returns the channel's statistics up to now: Busy and Utilisation
+// of the link, Count (transfers completed), Units (their total Size),
+// MeanQueue and MaxQueue (senders waiting or transferring), Lost.
+func (c *Channel[T]) Stats() Stats {
+	now := c.sim.now
+	el := now - c.t0
+	busy := c.busyTime
+	if c.busy {
+		busy += now - c.lastStart
+	}
+	return Stats{Name: c.name, Kind: "channel", Elapsed: el, Busy: busy,
+		Utilisation: ratio(busy, el), Count: c.transfers, Units: c.units,
+		MeanQueue: c.qlen.mean(now), MaxQueue: c.qlen.max, Lost: c.lost}
 }

@@ -481,3 +481,61 @@ func BenchmarkKernelPingPong(b *testing.B) {
 	}
 	b.ReportMetric(float64(s.Events())/time.Since(start).Seconds(), "events/s")
 }
+
+// BenchmarkKernelPreemption: a worker computing tasks of 10 time units
+// at Low priority, preempted every time unit by a router's High
+// computation of 0.25 on the same CPU (a transputer farm node).
+func BenchmarkKernelPreemption(b *testing.B) {
+	s := NewSim(SimConfig{})
+	cpu := NewCPU(s, "cpu")
+	s.SpawnDaemon("worker", func(p *Proc) {
+		for {
+			cpu.Compute(p, 10, Low)
+		}
+	})
+	s.Spawn("router", func(p *Proc) {
+		for i := 0; i < b.N; i++ {
+			p.Wait(1)
+			cpu.Compute(p, 0.25, High)
+		}
+		s.Stop()
+	})
+	b.ResetTimer()
+	start := time.Now()
+	if err := s.Run(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(s.Events())/time.Since(start).Seconds(), "events/s")
+}
+
+// BenchmarkKernelAlt8: a multiplexer in an ALT over 8 buffered channels
+// fed by 8 senders (a harness collecting results from 8 links).
+func BenchmarkKernelAlt8(b *testing.B) {
+	s := NewSim(SimConfig{})
+	const k = 8
+	chs := make([]*Channel[int], k)
+	cases := make([]Case, k)
+	got := 0
+	for i := range chs {
+		chs[i] = NewChannel(s, ChannelConfig[int]{Name: fmt.Sprint("in", i), Buffers: 1,
+			Cost: func(int) float64 { return 1 }})
+		cases[i] = chs[i].Case(func(int) { got++ })
+		s.SpawnDaemon(fmt.Sprint("src", i), func(p *Proc) {
+			for {
+				chs[i].Send(p, i)
+			}
+		})
+	}
+	s.Spawn("mux", func(p *Proc) {
+		for got < b.N {
+			p.Alt(cases...)
+		}
+		s.Stop()
+	})
+	b.ResetTimer()
+	start := time.Now()
+	if err := s.Run(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(s.Events())/time.Since(start).Seconds(), "events/s")
+}

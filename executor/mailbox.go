@@ -25,15 +25,24 @@ type sendWaiter[T any] struct {
 // bounded FIFO buffer (a sender waits while k messages are queued), and with
 // capacity Unbounded a FIFO that never blocks senders. Receivers are served
 // in FIFO order, and so are blocked senders.
+//
+// A mailbox owned by a killed process (Proc.Own) is broken: what it holds
+// is lost, blocked senders are released, and later messages are accepted
+// and discarded (Lost counts them all).
 type Mailbox[T any] struct {
-	sim    *Sim
-	name   string
-	cap    int
-	q      FIFO[T]
-	recvq  FIFO[*recvWaiter[T]]
-	sendq  FIFO[*sendWaiter[T]]
-	free   []*recvWaiter[T]
-	closed bool
+	sim      *Sim
+	name     string
+	cap      int
+	q        FIFO[T]
+	recvq    FIFO[*recvWaiter[T]]
+	sendq    FIFO[*sendWaiter[T]]
+	free     []*recvWaiter[T]
+	watchers []*Proc
+	closed   bool
+	broken   bool
+
+	puts, lost int64
+	qlen       level
 }
 
 // NewMailbox returns a mailbox of the given capacity (0: rendezvous,
@@ -42,7 +51,10 @@ func NewMailbox[T any](s *Sim, name string, capacity int) *Mailbox[T] {
 	if capacity < Unbounded {
 		panic(fmt.Sprintf("executor: mailbox %s: bad capacity %d", name, capacity))
 	}
-	return &Mailbox[T]{sim: s, name: name, cap: capacity}
+	m := &Mailbox[T]{sim: s, name: name, cap: capacity}
+	m.qlen.start(s.now)
+	s.register(m)
+	return m
 }
 
 // Name returns the mailbox's name.
@@ -50,6 +62,10 @@ func (m *Mailbox[T]) Name() string { return m.name }
 
 // Len returns the number of queued messages.
 func (m *Mailbox[T]) Len() int { return m.q.Len() }
+
+// Lost returns the number of messages discarded because the mailbox is
+// broken.
+func (m *Mailbox[T]) Lost() int64 { return m.lost }
 
 // Send delivers v, blocking p while the mailbox cannot take it (no receiver
 // for a rendezvous, a full buffer). Send on a closed mailbox panics.
@@ -60,6 +76,8 @@ func (m *Mailbox[T]) Send(p *Proc, v T) {
 	}
 	w := &sendWaiter[T]{p: p, v: v}
 	m.sendq.Push(w)
+	p.block(m)
+	m.sim.notifyWatchers(m.watchers)
 	p.park("send to", m.name)
 }
 
@@ -70,14 +88,22 @@ func (m *Mailbox[T]) Put(v T) bool {
 	if m.closed {
 		panic(fmt.Sprintf("executor: send on closed mailbox %s", m.name))
 	}
+	if m.broken {
+		m.lost++
+		return true
+	}
 	if m.recvq.Len() > 0 {
 		w := m.recvq.Pop()
 		w.v, w.ok = v, true
+		m.puts++
 		m.sim.wake(w.p)
 		return true
 	}
 	if m.cap < 0 || m.q.Len() < m.cap {
 		m.q.Push(v)
+		m.puts++
+		m.qlen.set(m.sim.now, float64(m.q.Len()))
+		m.sim.notifyWatchers(m.watchers)
 		return true
 	}
 	return false
@@ -110,6 +136,7 @@ func (m *Mailbox[T]) RecvOK(p *Proc) (T, bool) {
 	}
 	w.p = p
 	m.recvq.Push(w)
+	p.block(m)
 	p.park("receive from", m.name)
 	v, ok := w.v, w.ok
 	*w = recvWaiter[T]{}
@@ -124,12 +151,15 @@ func (m *Mailbox[T]) TryRecv() (T, bool) {
 		if m.sendq.Len() > 0 {
 			w := m.sendq.Pop()
 			m.q.Push(w.v)
+			m.puts++
 			m.sim.wake(w.p)
 		}
+		m.qlen.set(m.sim.now, float64(m.q.Len()))
 		return v, true
 	}
 	if m.sendq.Len() > 0 { // rendezvous
 		w := m.sendq.Pop()
+		m.puts++
 		m.sim.wake(w.p)
 		return w.v, true
 	}
@@ -149,4 +179,65 @@ func (m *Mailbox[T]) Close() {
 		w := m.recvq.Pop()
 		m.sim.wake(w.p)
 	}
+}
+
+// Break discards the queued messages, releases blocked senders (their
+// messages are lost) and makes every later Put or Send succeed at once and
+// discard its message. Kill breaks the mailboxes a killed process owns.
+func (m *Mailbox[T]) Break() {
+	if m.broken {
+		return
+	}
+	m.broken = true
+	m.lost += int64(m.q.Len())
+	m.q.Clear()
+	m.qlen.set(m.sim.now, 0)
+	for m.sendq.Len() > 0 {
+		w := m.sendq.Pop()
+		m.lost++
+		m.sim.wake(w.p)
+	}
+}
+
+// Case is an Alt case that receives from the mailbox and passes the message
+// to fn (which may be nil). It is ready when a message is queued or a
+// sender waits; a closed, drained mailbox is never ready.
+func (m *Mailbox[T]) Case(fn func(v T)) Case {
+	return Case{src: &mailboxCase[T]{m: m, fn: fn}}
+}
+
+type mailboxCase[T any] struct {
+	m  *Mailbox[T]
+	fn func(T)
+}
+
+func (c *mailboxCase[T]) ready() bool {
+	return c.m.q.Len() > 0 || c.m.sendq.Len() > 0
+}
+
+func (c *mailboxCase[T]) commit(p *Proc) {
+	v, _ := c.m.TryRecv()
+	if c.fn != nil {
+		c.fn(v)
+	}
+}
+
+func (c *mailboxCase[T]) watch(p *Proc)      { c.m.watchers = append(c.m.watchers, p) }
+func (c *mailboxCase[T]) unwatch(p *Proc)    { c.m.watchers = removeProc(c.m.watchers, p) }
+func (c *mailboxCase[T]) cancelWait(p *Proc) { c.m.cancelWait(p) }
+func (c *mailboxCase[T]) describe() string   { return "mailbox " + c.m.name }
+
+// cancelWait withdraws every registration of p (interrupt or kill).
+func (m *Mailbox[T]) cancelWait(p *Proc) {
+	m.watchers = removeProc(m.watchers, p)
+	removeFromFIFO(&m.recvq, func(w *recvWaiter[T]) bool { return w.p == p })
+	removeFromFIFO(&m.sendq, func(w *sendWaiter[T]) bool { return w.p == p })
+}
+
+// Stats returns the mailbox's statistics up to now: Count is the number
+// of messages delivered, MeanQueue and MaxQueue the time-weighted mean and
+// the maximum number of queued messages.
+func (m *Mailbox[T]) Stats() Stats {
+	return Stats{Name: m.name, Kind: "mailbox", Elapsed: m.sim.now - m.qlen.t0,
+		Count: m.puts, Lost: m.lost, MeanQueue: m.qlen.mean(m.sim.now), MaxQueue: m.qlen.max}
 }

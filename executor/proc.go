@@ -36,6 +36,29 @@ type Proc struct {
 	waitObj  string
 
 	pending int // outstanding channel sends of SendAll
+
+	// blockers are the objects the parked process is registered with; an
+	// interrupt or a kill asks each of them to forget the process.
+	blockers []blocker
+	sleeping bool  // parked in Wait/WaitUntil (a timer is pending)
+	intr     error // pending interrupt, raised by park
+	altCases []Case
+	altNext  int // round-robin start of the next fair Alt
+	owned    []Breakable
+}
+
+// blocker is an object a process can be parked on: cancelWait removes every
+// registration of p (queued requests, a transfer or computation in
+// progress) when p is interrupted or killed.
+type blocker interface {
+	cancelWait(p *Proc)
+}
+
+// Breakable is an object a process can own (Proc.Own): when the process is
+// killed, its owned objects break — a Mailbox or Channel discards what it
+// holds and everything sent to it later, a CPU drops its computations.
+type Breakable interface {
+	Break()
 }
 
 // Name returns the name given at Spawn.
@@ -61,6 +84,9 @@ func (p *Proc) Trace(event string) {
 func (p *Proc) Spawn(name string, fn func(*Proc)) *Proc { return p.sim.Spawn(name, fn) }
 
 func (p *Proc) waitDesc() string {
+	if p.altCases != nil {
+		return altDesc(p.altCases)
+	}
 	if p.waitObj == "" {
 		return p.waitKind
 	}
@@ -77,9 +103,16 @@ func (p *Proc) check() {
 
 // park blocks the running process until it is woken (wake or a timer): it
 // yields to the kernel loop, which resumes it when its wake-up event comes.
+// The caller has registered p with the objects in p.blockers. A pending
+// interrupt is raised (as a panic of *Interrupted) before parking or after
+// waking.
 func (p *Proc) park(kind, obj string) {
 	if p.killed {
 		panic(killSignal{})
+	}
+	if p.intr != nil {
+		p.cancelBlockers()
+		p.raise()
 	}
 	if p.state == procRunning {
 		p.state = procBlocked
@@ -89,6 +122,32 @@ func (p *Proc) park(kind, obj string) {
 		panic(killSignal{}) // Run is terminating the process
 	}
 	p.waitKind, p.waitObj = "", ""
+	p.altCases = nil
+	p.sleeping = false
+	p.blockers = p.blockers[:0]
+	if p.intr != nil {
+		p.raise()
+	}
+}
+
+// block registers b as what p waits on (see blocker).
+func (p *Proc) block(b blocker) { p.blockers = append(p.blockers, b) }
+
+func (p *Proc) cancelBlockers() {
+	for _, b := range p.blockers {
+		b.cancelWait(p)
+	}
+	p.blockers = p.blockers[:0]
+}
+
+func (p *Proc) raise() {
+	err := &Interrupted{Proc: p.name, Time: p.sim.now, Cause: p.intr}
+	p.intr = nil
+	p.altCases = nil
+	if p.sim.tracing {
+		p.sim.record(p.name, "interrupted", "")
+	}
+	panic(err)
 }
 
 // wake makes a blocked process runnable at the current time (in FIFO order
@@ -127,8 +186,16 @@ func (p *Proc) WaitUntil(t float64) {
 
 func (p *Proc) sleepUntil(t float64) {
 	s := p.sim
+	if p.intr != nil {
+		p.raise()
+	}
 	p.state = procScheduled
+	p.sleeping = true
 	p.gen++
 	s.push(event{t: t, p: p, gen: &p.gen, g: p.gen})
 	p.park("timeout", "")
 }
+
+// Own makes p the owner of objs: when p is killed (Sim.Kill) they break
+// (see Breakable), as the memory and links of a crashed node.
+func (p *Proc) Own(objs ...Breakable) { p.owned = append(p.owned, objs...) }

@@ -47,3 +47,35 @@ func (q *FIFO[T]) Clear() {
 	q.buf = q.buf[:0]
 	q.hd = 0
 }
+
+// pushFront inserts v at the head.
+func (q *FIFO[T]) pushFront(v T) {
+	if q.hd > 0 {
+		q.hd--
+		q.buf[q.hd] = v
+		return
+	}
+	var zero T
+	q.buf = append(q.buf, zero)
+	copy(q.buf[1:], q.buf)
+	q.buf[0] = v
+}
+
+// removeFromFIFO removes the first queued value for which match is true,
+// keeping the order of the others, and reports whether it found one.
+func removeFromFIFO[T any](q *FIFO[T], match func(T) bool) bool {
+	for i := q.hd; i < len(q.buf); i++ {
+		if match(q.buf[i]) {
+			copy(q.buf[i:], q.buf[i+1:])
+			var zero T
+			q.buf[len(q.buf)-1] = zero
+			q.buf = q.buf[:len(q.buf)-1]
+			if q.hd == len(q.buf) {
+				q.buf = q.buf[:0]
+				q.hd = 0
+			}
+			return true
+		}
+	}
+	return false
+}

@@ -11,6 +11,9 @@ type Resource struct {
 	cap   int
 	inUse int
 	q     FIFO[*Proc]
+
+	count      int64
+	used, qlen level
 }
 
 // NewResource returns a resource with the given number of units (>= 1).
@@ -18,7 +21,11 @@ func NewResource(s *Sim, name string, capacity int) *Resource {
 	if capacity < 1 {
 		panic(fmt.Sprintf("executor: resource %s: capacity %d < 1", name, capacity))
 	}
-	return &Resource{sim: s, name: name, cap: capacity}
+	r := &Resource{sim: s, name: name, cap: capacity}
+	r.used.start(s.now)
+	r.qlen.start(s.now)
+	s.register(r)
+	return r
 }
 
 // Name returns the resource's name.
@@ -33,11 +40,12 @@ func (r *Resource) Waiting() int { return r.q.Len() }
 // Acquire takes one unit, blocking p (FIFO) while none is free.
 func (r *Resource) Acquire(p *Proc) {
 	p.check()
-	if r.inUse < r.cap && r.q.Len() == 0 {
-		r.inUse++
+	if r.TryAcquire() {
 		return
 	}
 	r.q.Push(p)
+	r.qlen.set(r.sim.now, float64(r.q.Len()))
+	p.block(r)
 	p.park("acquire", r.name)
 }
 
@@ -45,6 +53,8 @@ func (r *Resource) Acquire(p *Proc) {
 func (r *Resource) TryAcquire() bool {
 	if r.inUse < r.cap && r.q.Len() == 0 {
 		r.inUse++
+		r.count++
+		r.used.set(r.sim.now, float64(r.inUse))
 		return true
 	}
 	return false
@@ -57,8 +67,31 @@ func (r *Resource) Release() {
 		panic(fmt.Sprintf("executor: resource %s: release of a free resource", r.name))
 	}
 	if r.q.Len() > 0 {
+		r.count++
 		r.sim.wake(r.q.Pop()) // the unit passes on; inUse unchanged
+		r.qlen.set(r.sim.now, float64(r.q.Len()))
 		return
 	}
 	r.inUse--
+	r.used.set(r.sim.now, float64(r.inUse))
+}
+
+// cancelWait withdraws p from the queue (interrupt or kill). A unit p holds
+// is not released: the model decides what a killed holder leaves behind.
+func (r *Resource) cancelWait(p *Proc) {
+	if removeFromFIFO(&r.q, func(w *Proc) bool { return w == p }) {
+		r.qlen.set(r.sim.now, float64(r.q.Len()))
+	}
+}
+
+// Stats returns the resource's statistics up to now: Busy is the integral
+// of the units in use (unit-time), Utilisation that over capacity·Elapsed,
+// Count the acquisitions, MeanQueue and MaxQueue the waiting processes.
+func (r *Resource) Stats() Stats {
+	now := r.sim.now
+	el := now - r.used.t0
+	busy := r.used.integral(now)
+	return Stats{Name: r.name, Kind: "resource", Elapsed: el, Busy: busy,
+		Utilisation: ratio(busy, el*float64(r.cap)), Count: r.count,
+		MeanQueue: r.qlen.mean(now), MaxQueue: r.qlen.max}
 }

@@ -9,6 +9,7 @@ import (
 	"hash"
 	"iter"
 	"math"
+	"math/rand/v2"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -27,6 +28,14 @@ type SimConfig struct {
 	// KeepTrace makes the kernel also keep the records in memory (see
 	// TraceRecords). It implies Trace.
 	KeepTrace bool
+	// Seed seeds the named random streams (Sim.Rand).
+	Seed uint64
+	// Progress, if set, is called from the kernel loop every
+	// ProgressEvery events (default 1<<16) with the current time and the
+	// number of events so far, e.g. to draw a progress bar. It must not
+	// touch the simulation.
+	Progress      func(now float64, events int64)
+	ProgressEvery int64
 }
 
 // ErrEventLimit is wrapped by the error Run returns when more events than
@@ -93,6 +102,14 @@ type Sim struct {
 	records   []TraceRecord
 	hash      hash.Hash
 	hbuf      []byte
+
+	horizon  float64 // RunUntil's end time (+Inf for Run)
+	stopped  bool    // Stop was called, or the horizon was reached
+	progress func(float64, int64)
+	progEvry int64
+	seed     uint64
+	rngs     map[string]*rand.Rand
+	objects  []statser
 }
 
 // NewSim returns an idle kernel with its clock at cfg.Start.
@@ -102,6 +119,13 @@ func NewSim(cfg SimConfig) *Sim {
 		maxEvents: cfg.MaxEvents,
 		tracing:   cfg.Trace || cfg.KeepTrace,
 		keepTrace: cfg.KeepTrace,
+		horizon:   math.Inf(1),
+		progress:  cfg.Progress,
+		progEvry:  cfg.ProgressEvery,
+		seed:      cfg.Seed,
+	}
+	if s.progEvry <= 0 {
+		s.progEvry = 1 << 16
 	}
 	if s.tracing {
 		s.hash = sha256.New()
@@ -184,7 +208,14 @@ func (s *Sim) atGen(t float64, fn func(), gen *uint64, g uint64) {
 // next dispatches events until one resumes a process, which it returns.
 // It returns nil when there are no events left or the run must stop.
 func (s *Sim) next() *Proc {
-	for s.err == nil {
+	for s.err == nil && !s.stopped {
+		if s.readyHd == len(s.ready) {
+			if t, has := s.tq.top(); has && t > s.horizon {
+				s.now = s.horizon
+				s.stopped = true
+				return nil
+			}
+		}
 		ev, ok := s.pop()
 		if !ok {
 			return nil
@@ -194,6 +225,9 @@ func (s *Sim) next() *Proc {
 		}
 		s.now = ev.t
 		s.nevents++
+		if s.progress != nil && s.nevents%s.progEvry == 0 {
+			s.progress(s.now, s.nevents)
+		}
 		if s.maxEvents > 0 && s.nevents > s.maxEvents {
 			s.err = fmt.Errorf("%w: more than %d events at t=%g", ErrEventLimit, s.maxEvents, s.now)
 			return nil
@@ -286,11 +320,7 @@ func (s *Sim) resume(p *Proc) {
 		return
 	}
 	// The process function returned (or panicked, see runProc).
-	p.state = procDone
-	s.live--
-	if p.daemon {
-		s.liveDaemon--
-	}
+	s.finishProc(p)
 	if p.panicked != nil {
 		if s.err == nil {
 			s.err = p.panicked
@@ -320,6 +350,36 @@ func (s *Sim) runProc(p *Proc) {
 // ErrEventLimit, or the context's error when ctx is cancelled. In every
 // case, no goroutine of the simulation outlives Run. Run may be called once.
 func (s *Sim) Run(ctx context.Context) error {
+	return s.run(ctx)
+}
+
+// RunUntil is Run with a horizon: it dispatches the events up to time t
+// (included) and ends the run there, with the clock at t if events were
+// left beyond it. Processes still blocked at the horizon are terminated and
+// are not a deadlock; a deadlock before t is reported as by Run.
+func (s *Sim) RunUntil(ctx context.Context, t float64) error {
+	if math.IsNaN(t) || t < s.now {
+		return fmt.Errorf("executor: RunUntil(%g): before the current time %g", t, s.now)
+	}
+	s.horizon = t
+	return s.run(ctx)
+}
+
+// Stop ends the run after the current event: Run returns nil and the
+// processes still alive are terminated without a deadlock report. It may
+// be called by a process (which goes on until it next blocks) or a
+// callback, e.g. when the last result of a farm has arrived.
+func (s *Sim) Stop() {
+	if !s.stopped && s.tracing {
+		s.record("(kernel)", "stop", "")
+	}
+	s.stopped = true
+}
+
+// Stopped reports whether the run ended by Stop or at RunUntil's horizon.
+func (s *Sim) Stopped() bool { return s.stopped }
+
+func (s *Sim) run(ctx context.Context) error {
 	if s.state != simIdle {
 		return errors.New("executor: Run called twice")
 	}
@@ -345,7 +405,7 @@ func (s *Sim) Run(ctx context.Context) error {
 		}
 		s.resume(q)
 	}
-	if s.err == nil && s.live > s.liveDaemon {
+	if s.err == nil && !s.stopped && s.live > s.liveDaemon {
 		s.err = s.deadlock()
 	}
 	s.killAll()
@@ -361,19 +421,11 @@ func (s *Sim) killAll() {
 		switch {
 		case p.state == procDone:
 		case p.next == nil: // never started
-			p.state = procDone
-			s.live--
-			if p.daemon {
-				s.liveDaemon--
-			}
+			s.finishProc(p)
 		default:
 			p.killed = true
 			p.stop() // yield returns false: park panics killSignal
-			p.state = procDone
-			s.live--
-			if p.daemon {
-				s.liveDaemon--
-			}
+			s.finishProc(p)
 		}
 	}
 	s.procs = nil
