@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/dlsched/dlsched/internal/atomicfile"
@@ -194,4 +195,91 @@ func TestWriteErrors(t *testing.T) {
 			t.Errorf("directory content changed: %q, %v", b, err)
 		}
 	})
+}
+
+// A symlink is followed: the target gets the new content and the link
+// stays a link (issue 16: replacing the link left its target stale). A
+// dangling link creates its target.
+func TestWriteFollowsSymlinks(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "real.csv")
+	if err := os.WriteFile(target, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.csv")
+	if err := os.Symlink("real.csv", link); err != nil {
+		t.Fatal(err)
+	}
+	chain := filepath.Join(dir, "chain.csv")
+	if err := os.Symlink(link, chain); err != nil {
+		t.Fatal(err)
+	}
+	if err := atomicfile.Write(chain, writeString("new")); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "new" {
+		t.Fatalf("target holds %q, want new", b)
+	}
+	for _, l := range []string{link, chain} {
+		if st, err := os.Lstat(l); err != nil || st.Mode()&os.ModeSymlink == 0 {
+			t.Fatalf("%s is no longer a symlink", l)
+		}
+	}
+	if st, _ := os.Stat(target); st.Mode().Perm() != 0o600 {
+		t.Fatalf("target mode %v, want 0600 kept", st.Mode().Perm())
+	}
+	dangling := filepath.Join(dir, "dangling.csv")
+	if err := os.Symlink("sub/../made.csv", dangling); err != nil {
+		t.Fatal(err)
+	}
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+	if err := atomicfile.Write(dangling, writeString("made")); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "made.csv")); string(b) != "made" {
+		t.Fatalf("dangling link's target holds %q", b)
+	}
+	loop := filepath.Join(dir, "loop")
+	os.Symlink("loop", loop)
+	if err := atomicfile.Write(loop, writeString("x")); err == nil {
+		t.Fatal("a symlink loop was accepted")
+	}
+}
+
+// Devices and named pipes are written in place, never replaced by a
+// regular file (issue 16: --out /dev/null replaced the device).
+func TestWriteDevicesAndPipes(t *testing.T) {
+	if err := atomicfile.Write(os.DevNull, writeString("discarded")); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(os.DevNull); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		t.Fatalf("%s is no longer a character device: %v", os.DevNull, st.Mode())
+	}
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	got := make(chan string)
+	go func() {
+		b, _ := os.ReadFile(fifo) // blocks until the writer opens it
+		got <- string(b)
+	}()
+	if err := atomicfile.Write(fifo, writeString("through the pipe")); err != nil {
+		t.Fatal(err)
+	}
+	if s := <-got; s != "through the pipe" {
+		t.Fatalf("reader got %q", s)
+	}
+	if st, _ := os.Lstat(fifo); st.Mode()&os.ModeNamedPipe == 0 {
+		t.Fatal("the FIFO was replaced")
+	}
+	if err := atomicfile.Write(dir, writeString("x")); err == nil || !strings.Contains(err.Error(), "directory") {
+		t.Fatalf("a directory target: %v", err)
+	}
+	for _, p := range []string{"-", "/dev/stdout"} {
+		if !atomicfile.IsStdout(p) {
+			t.Errorf("IsStdout(%q) = false", p)
+		}
+	}
 }
