@@ -5,12 +5,17 @@ PKGS    := ./...
 # packages whose code runs goroutines concurrently: checked with -race
 RACE    := ./executor/... ./sweep/... ./solver/...
 
-.PHONY: all deps build demo test bench bench-full figures clean
+.PHONY: all deps deps-test build demo test bench bench-full figures clean
 
 all: build
 
+# deps: what building and running need (Clp's development files);
+# deps-test adds the command-line solvers the cross-checks use (optional).
 deps:
-	@bash scripts/deps.sh
+	@bash scripts/deps.sh build
+
+deps-test:
+	@bash scripts/deps.sh test
 
 build: deps
 	$(GO) build -o $(BIN) ./cmd/dlsched
@@ -21,7 +26,7 @@ demo: build
 		--stages 5 --gantt demo-gantt.svg
 	@echo "Gantt chart written to demo-gantt.svg"
 
-test: deps
+test: deps-test
 	$(GO) vet $(PKGS)
 	$(GO) test -count=1 $(PKGS)
 	$(GO) test -count=1 -race -short $(RACE)
