@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what dlsched needs when it is missing.
 #
-#   deps.sh build   Clp's development files (pkg-config clp), pkg-config and
+#   deps.sh build   Clp and Cbc development files (pkg-config clp, cbc), pkg-config and
 #                   gcc: all that building and running need (make build, demo).
 #   deps.sh test    the same, then, best effort, the command-line LP solvers
 #                   that cross-check tests and benchmarks compare against
@@ -15,6 +15,7 @@ set -euo pipefail
 mode=${1:-build}
 need=()
 pkg-config --exists clp 2>/dev/null || need+=(coinor-libclp-dev pkg-config)
+pkg-config --exists cbc 2>/dev/null || need+=(coinor-libcbc-dev pkg-config)
 command -v gcc >/dev/null 2>&1 || need+=(gcc)
 optional=()
 if [ "$mode" = test ]; then
@@ -29,7 +30,7 @@ fi
 
 if ! command -v apt-get >/dev/null 2>&1; then
   if [ ${#need[@]} -gt 0 ]; then
-    echo "deps: missing ${need[*]}; install Clp's development files (pkg-config clp must work)," >&2
+    echo "deps: missing ${need[*]}; install Clp's and Cbc's development files (pkg-config clp cbc must work)," >&2
     echo "deps: e.g. 'brew install clp' or your distribution's coinor-clp-devel, then re-run." >&2
     exit 1
   fi
