@@ -2,6 +2,7 @@ package replay
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -38,6 +39,30 @@ type Options struct {
 	// SkipStatedTimes turns off the comparison of the schedule's stated
 	// End, Arrival and Compute* fields with the replay (kind stated_times).
 	SkipStatedTimes bool
+	// Faults are events of the real platform that the schedule did not
+	// plan for (Earliest only): a processor slowed, sped up or stalled
+	// from a time on, or crashed. The replay then runs the schedule's
+	// message order and loads on the perturbed platform, and Result
+	// reports the work that was lost.
+	Faults []Fault
+}
+
+// Fault changes the real platform during an earliest-mode replay.
+type Fault struct {
+	// Node is the processor: 1..m for a star, a node ID of topology.Build
+	// for a tree (the originator, 0, cannot fail).
+	Node int
+	// At is the time of the fault (>= 0).
+	At float64
+	// Speed is the processor's new speed factor from At on (1: nominal,
+	// 0.2: five times slower, 0: stalled); the computation in progress is
+	// re-timed. Ignored when Crash is set.
+	Speed float64
+	// Crash ends the processor at At: its computation in progress and
+	// its queue are lost, messages still to arrive at it are lost (their
+	// senders still pay the link), and for a tree it relays nothing more,
+	// so its subtree gets nothing more either.
+	Crash bool
 }
 
 func (o *Options) tolerance() float64 {
@@ -100,6 +125,11 @@ type Result struct {
 	Violations []schedule.Violation
 	// TraceHash is the SHA-256 of the run's trace (Options.Trace).
 	TraceHash [32]byte
+	// Incomplete lists (0-based, ascending) the chunks that some
+	// destination processor did not finish computing because of a fault
+	// (Options.Faults), and LostLoad the load they leave uncomputed.
+	Incomplete []int
+	LostLoad   float64
 }
 
 // Apply writes the replay's times into s: every chunk's hops (from, to,
@@ -140,6 +170,7 @@ type recorder struct {
 	cend     []float64
 	finish   []float64
 	makespan float64
+	done     []int32 // completed computations per chunk
 }
 
 func newRecorder(pl *plan) *recorder {
@@ -161,6 +192,7 @@ func newRecorder(pl *plan) *recorder {
 	r.cend = fill(len(pl.ch))
 	r.finish = make([]float64, len(pl.g.Nodes))
 	r.makespan = ninf
+	r.done = make([]int32, len(pl.ch))
 	return r
 }
 
@@ -181,6 +213,7 @@ func (r *recorder) arrive(c int32, t float64) {
 }
 
 func (r *recorder) computed(id int, c int32, st, en float64) {
+	r.done[c]++
 	if st > r.cstart[c] {
 		r.cstart[c] = st
 	}
@@ -216,9 +249,22 @@ func (r *recorder) result(sim *executor.Sim) Result {
 		t.ComputeStart, t.ComputeEnd = r.cstart[i], r.cend[i]
 		if !pc.computed {
 			t.ComputeStart, t.ComputeEnd = t.Arrival, t.Arrival
+			continue
+		}
+		if want := pl.destinations(i); int(r.done[i]) < want {
+			res.Incomplete = append(res.Incomplete, i)
+			res.LostLoad += float64(want-int(r.done[i])) * pc.sim
 		}
 	}
 	return res
+}
+
+// destinations returns the number of processors that compute chunk i.
+func (pl *plan) destinations(i int) int {
+	if pl.kind == topology.Star {
+		return 1
+	}
+	return len(pl.g.ByLayer[pl.ch[i].dest])
 }
 
 // cpuNode is a computing node: its CPU computes the chunks in arrival
@@ -329,19 +375,92 @@ func runEarliest(pl *plan, opt *Options) (Result, error) {
 			Intercept:     intercept,
 		})
 	}
+	procs := make([]*executor.Proc, n)
 	for l := 0; l < len(pl.sends); l++ {
 		sends := pl.sends[l]
 		if len(sends) == 0 {
 			continue
 		}
 		for _, id := range pl.g.ByLayer[l] {
-			sim.Spawn(nodeName(id), func(p *executor.Proc) { relayNode(p, pl, in, id, sends) })
+			procs[id] = sim.Spawn(nodeName(id), func(p *executor.Proc) { relayNode(p, pl, in, id, sends) })
 		}
 	}
-	if err := sim.Run(opt.context()); err != nil {
+	crashed, err := injectFaults(pl, sim, opt.Faults, cpus, in, procs)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := sim.Run(opt.context()); err != nil && !starvedByCrash(pl, err, crashed) {
 		return Result{}, fmt.Errorf("executor: earliest replay: %w", err)
 	}
 	return rec.result(sim), nil
+}
+
+// injectFaults validates the faults and schedules them on the kernel. It
+// returns the crashed nodes.
+func injectFaults(pl *plan, sim *executor.Sim, faults []Fault, cpus []*cpuNode,
+	in []*executor.Channel[int32], procs []*executor.Proc) (map[int]bool, error) {
+	crashed := map[int]bool{}
+	for k, f := range faults {
+		switch {
+		case f.Node < 1 || f.Node >= len(pl.g.Nodes):
+			return nil, fmt.Errorf("executor: faults[%d]: node %d, want 1..%d", k, f.Node, len(pl.g.Nodes)-1)
+		case f.At < 0 || !finite(f.At):
+			return nil, fmt.Errorf("executor: faults[%d]: time %g, want a finite time >= 0", k, f.At)
+		case !f.Crash && (f.Speed < 0 || !finite(f.Speed)):
+			return nil, fmt.Errorf("executor: faults[%d]: speed %g, want a finite factor >= 0", k, f.Speed)
+		}
+		id := f.Node
+		if f.Crash {
+			crashed[id] = true
+			sim.At(f.At, func() {
+				if cn := cpus[id]; cn != nil {
+					cn.cpu.Break()
+				}
+				in[id].Break()
+				if procs[id] != nil {
+					sim.Kill(procs[id])
+				}
+			})
+			continue
+		}
+		speed := f.Speed
+		sim.At(f.At, func() {
+			if cn := cpus[id]; cn != nil {
+				cn.cpu.SetSpeed(speed)
+			}
+		})
+	}
+	return crashed, nil
+}
+
+// starvedByCrash reports whether err is a deadlock of relay processes
+// that only wait for messages a crashed ancestor will never send.
+func starvedByCrash(pl *plan, err error, crashed map[int]bool) bool {
+	var d *executor.DeadlockError
+	if len(crashed) == 0 || !errors.As(err, &d) {
+		return false
+	}
+	byName := map[string]int{}
+	for id := range pl.g.Nodes {
+		byName[nodeName(id)] = id
+	}
+	for _, w := range d.Waiting {
+		id, ok := byName[w.Proc]
+		if !ok {
+			return false
+		}
+		starved := false
+		for a := pl.g.Nodes[id].Parent; a > 0; a = pl.g.Nodes[a].Parent {
+			if crashed[a] {
+				starved = true
+				break
+			}
+		}
+		if !starved {
+			return false
+		}
+	}
+	return true
 }
 
 // relayNode is the process of a sending node in the earliest replay.

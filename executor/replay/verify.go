@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -61,6 +62,9 @@ func Earliest(s *schedule.Schedule, opt Options) (Result, error) {
 // of the physical model (see the Kind constants); Result.Makespan is the
 // makespan of the replay. Negative loads are replayed as 0 (and reported).
 func Timed(s *schedule.Schedule, opt Options) (Result, error) {
+	if len(opt.Faults) > 0 {
+		return Result{}, errors.New("executor: faults are replayed in earliest mode only")
+	}
 	pl, err := newPlan(s, true)
 	if err != nil {
 		return Result{}, err
@@ -79,6 +83,9 @@ func Timed(s *schedule.Schedule, opt Options) (Result, error) {
 // An error means the schedule could not be replayed at all (malformed
 // problem or chunks, missing hops, cancelled context).
 func Verify(s *schedule.Schedule, opt Options) (*schedule.Verification, error) {
+	if len(opt.Faults) > 0 {
+		return nil, errors.New("executor: faults are replayed in earliest mode only")
+	}
 	pl, err := newPlan(s, true)
 	if err != nil {
 		return nil, err
