@@ -9,7 +9,8 @@ func farmCommand() *cli.Command {
 		Name:  "farm",
 		Usage: "simulate a processor farm beside the paper's analytic model",
 		Subcommands: []*cli.Command{
-			// pfarm (paper 000), nepp (paper 001), day (paper 002)
+			pfarmCommand(), // paper 000
+			// nepp (paper 001), day (paper 002)
 		},
 	}
 }

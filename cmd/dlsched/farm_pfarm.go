@@ -1,0 +1,189 @@
+package main
+
+import (
+	"errors"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
+
+	"github.com/dlsched/dlsched/executor/farm/pfarm"
+	"github.com/dlsched/dlsched/internal/atomicfile"
+	"github.com/dlsched/dlsched/topology"
+)
+
+func pfarmCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "pfarm",
+		Usage: "the Pfarm processor farm (paper 000): analytic model beside a simulation",
+		Description: "Farms M tasks from a host over a chain, a complete k-ary tree or a BFS tree of a mesh.\n" +
+			"Times in seconds, sizes in bytes. Example:\n" +
+			"  dlsched farm pfarm --topology kary --k 2 --depth 3 --Te 0.01 --M 100000",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "topology", Usage: "chain, kary or mesh"},
+			&cli.StringFlag{Name: "N", Usage: "processors of a chain"},
+			&cli.StringFlag{Name: "k", Usage: "arity of a complete k-ary tree"},
+			&cli.StringFlag{Name: "depth", Usage: "levels of a k-ary tree (level i has k^i processors)"},
+			&cli.StringFlag{Name: "rows", Usage: "rows of a mesh"},
+			&cli.StringFlag{Name: "cols", Usage: "columns of a mesh"},
+			&cli.StringFlag{Name: "root", Value: "0,0", Usage: "root of the mesh's BFS tree: row,col counted from 0"},
+			&cli.StringFlag{Name: "bfs", Value: "first", Usage: "which BFS tree of the mesh: first, last or random"},
+			&cli.StringFlag{Name: "seed", Value: "1", Usage: "seed of random task times and of --bfs random"},
+			&cli.StringFlag{Name: "Te", Usage: "task execution time T_e (seconds); the mean of --tasks when given"},
+			&cli.StringFlag{Name: "beta-e", Value: "482e-6", Usage: "overhead of a task executed locally (seconds)"},
+			&cli.StringFlag{Name: "beta-f", Value: "453e-6", Usage: "CPU overhead of a task forwarded (seconds)"},
+			&cli.StringFlag{Name: "tau", Value: strconv.FormatFloat(pfarm.DefaultTau, 'g', -1, 64), Usage: "link transfer time per byte (seconds)"},
+			&cli.StringFlag{Name: "startup", Value: "0", Usage: "link startup time per message (seconds)"},
+			&cli.StringFlag{Name: "Dt", Value: "4", Usage: "task message size (bytes)"},
+			&cli.StringFlag{Name: "Dr", Value: "4", Usage: "result message size (bytes)"},
+			&cli.StringFlag{Name: "M", Usage: "number of tasks"},
+			&cli.StringFlag{Name: "tasks", Value: "const", Usage: "task times: const, uniform:a,b or bimodal:t1,n1,t2,n2,order"},
+			&cli.BoolFlag{Name: "no-sim", Usage: "the analytic model only"},
+			&cli.BoolFlag{Name: "find-opt", Usage: "also prune a saturated tree (FindOptTree)"},
+			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json"},
+			&cli.StringFlag{Name: "out", Usage: "write the report to this file instead of stdout"},
+		},
+		Action: pfarmAction,
+	}
+}
+
+func pfarmAction(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return usagef("unexpected argument %q", c.Args().First())
+	}
+	cfg, err := pfarmConfig(c)
+	if err != nil {
+		return err
+	}
+	format := c.String("format")
+	if format != "table" && format != "json" {
+		return usagef("invalid --format %s: want table or json", format)
+	}
+	if err := checkOutPath("out", c.String("out")); err != nil {
+		return err
+	}
+	if !cfg.NoSim && term.IsTerminal(int(os.Stderr.Fd())) && cfg.Params.M >= 100000 {
+		bar := progressbar.NewOptions(cfg.Params.M, progressbar.OptionSetWriter(os.Stderr),
+			progressbar.OptionSetDescription("simulating"), progressbar.OptionShowCount(),
+			progressbar.OptionSetItsString("tasks"), progressbar.OptionClearOnFinish())
+		cfg.Sim.Progress = func(done, _ int) { bar.Set(done) }
+	}
+	r, err := pfarm.Run(c.Context, cfg)
+	var in *pfarm.InputError
+	if errors.As(err, &in) {
+		return usage(err)
+	}
+	if err != nil {
+		return err
+	}
+	return writeReport(c.String("out"), format, r.WriteJSON, r.WriteTable)
+}
+
+// writeReport writes a table/json report to path (atomically) or stdout.
+func writeReport(path, format string, asJSON, asTable func(io.Writer) error) error {
+	write := asTable
+	if format == "json" {
+		write = asJSON
+	}
+	if path != "" {
+		return atomicfile.Write(path, write)
+	}
+	return write(os.Stdout)
+}
+
+func pfarmConfig(c *cli.Context) (pfarm.Config, error) {
+	var cfg pfarm.Config
+	var err error
+	spec := topology.FarmSpec{Kind: c.String("topology")}
+	switch spec.Kind {
+	case "chain":
+		spec.N, err = parseInt(c, "N")
+	case "kary":
+		if spec.K, err = parseInt(c, "k"); err == nil {
+			spec.Depth, err = parseInt(c, "depth")
+		}
+	case "mesh":
+		spec, err = meshSpec(c, spec)
+	default:
+		return cfg, usagef("invalid --topology %q: want chain, kary or mesh", spec.Kind)
+	}
+	if err != nil {
+		return cfg, err
+	}
+	if err := onlyFor(c, spec.Kind, map[string]string{"N": "chain", "k": "kary", "depth": "kary", "rows": "mesh", "cols": "mesh"}); err != nil {
+		return cfg, err
+	}
+	p := &cfg.Params
+	if p.Seed, err = strconv.ParseUint(strings.TrimSpace(c.String("seed")), 10, 64); err != nil {
+		return cfg, usagef("invalid --seed %s: want a non-negative integer", c.String("seed"))
+	}
+	spec.Seed = p.Seed
+	if spec.Kind != "mesh" || spec.BFS != "random" {
+		spec.Seed = 0
+	}
+	cfg.Topology = spec
+	if p.M, err = parseInt(c, "M"); err != nil {
+		return cfg, err
+	}
+	tasks := strings.TrimSpace(c.String("tasks"))
+	if c.IsSet("Te") || tasks == "const" {
+		if p.Te, err = parseFloat(c, "Te", false); err != nil {
+			return cfg, err
+		}
+	}
+	if tasks != "const" {
+		if p.Tasks, err = pfarm.ParseTasks(tasks, p.Te); err != nil {
+			return cfg, usage(err)
+		}
+	}
+	for _, fl := range []struct {
+		name string
+		dst  *float64
+	}{{"beta-e", &p.BetaE}, {"beta-f", &p.BetaF}, {"tau", &p.Tau}, {"startup", &p.Startup}, {"Dt", &p.Dt}, {"Dr", &p.Dr}} {
+		if *fl.dst, err = parseFloat(c, fl.name, false); err != nil {
+			return cfg, err
+		}
+	}
+	cfg.NoSim, cfg.FindOpt = c.Bool("no-sim"), c.Bool("find-opt")
+	return cfg, nil
+}
+
+func meshSpec(c *cli.Context, spec topology.FarmSpec) (topology.FarmSpec, error) {
+	var err error
+	if spec.Rows, err = parseInt(c, "rows"); err != nil {
+		return spec, err
+	}
+	if spec.Cols, err = parseInt(c, "cols"); err != nil {
+		return spec, err
+	}
+	r, col, ok := strings.Cut(c.String("root"), ",")
+	if spec.Row, err = strconv.Atoi(strings.TrimSpace(r)); !ok || err != nil {
+		return spec, usagef("invalid --root %s: want row,col", c.String("root"))
+	}
+	if spec.Col, err = strconv.Atoi(strings.TrimSpace(col)); err != nil {
+		return spec, usagef("invalid --root %s: want row,col", c.String("root"))
+	}
+	spec.BFS = c.String("bfs")
+	if _, err := topology.ParseBFSChoice(spec.BFS); err != nil {
+		return spec, usagef("invalid --bfs %s: want first, last or random", spec.BFS)
+	}
+	return spec, nil
+}
+
+// onlyFor refuses flags that do not apply to the chosen topology.
+func onlyFor(c *cli.Context, kind string, flags map[string]string) error {
+	for _, name := range []string{"N", "k", "depth", "rows", "cols", "root", "bfs"} {
+		want, ok := flags[name]
+		if name == "root" || name == "bfs" {
+			want, ok = "mesh", true
+		}
+		if ok && c.IsSet(name) && want != kind {
+			return usagef("invalid --%s: it applies to --topology %s, not %s", name, want, kind)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,25 @@
+// Package pfarm models Pfarm, the demand-driven processor farm of Wagner,
+// Sreekantaswamy & Chanson, "Performance Models for the Processor Farm
+// Paradigm" (IEEE TPDS 8(5), 1997; ../shared/papers/000_*): tasks enter
+// the root of a tree of processors from a host, every processor keeps a
+// task for its own worker and forwards others on demand to its children,
+// and results travel back to the root.
+//
+// Two views of the same farm sit side by side:
+//
+//   - Predict evaluates the paper's analytic model: the communication bound
+//     (eq. 1), the steady state on any tree in O(N) (eq. 2) with the
+//     saturation test (3) and the clamp at M·β_f, the k-ary closed form
+//     (8), start-up (5)/(9) with Lemma 1's first-task order, wind-down
+//     (6)/(10), and the total T_su + T_ss(M − 4N) + T_wd; FindOptTree
+//     prunes a saturated tree (Section 3.2).
+//   - Simulate runs the process structure of the paper's Fig. 1 on the
+//     executor kernel: InLink/OutLink processes per link, the task manager
+//     with its single task buffer (a PRI ALT that serves the local worker
+//     first, then the idle OutLinks round-robin), the worker at Low
+//     priority, communication at High priority on one CPU per processor.
+//
+// Topologies (chains, complete k-ary trees in heap order, breadth-first
+// spanning trees of meshes) come from package topology. Every reading of
+// the paper's damaged text is in docs/pfarm.md.
+package pfarm

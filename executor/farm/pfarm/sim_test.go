@@ -1,0 +1,173 @@
+package pfarm
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/dlsched/dlsched/internal/leakcheck"
+)
+
+func simulate(t testing.TB, kind string, k, n int, p *Params) *Result {
+	t.Helper()
+	r, err := Simulate(context.Background(), tree(t, kind, k, n), p, SimOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// Table 3: the simulation is within 3% of the Measured column on every
+// chain, binary and ternary row (M = 100,000; about 4.6 M kernel events per
+// second, 1.5 minutes for the table, so -short runs the smallest row at
+// M = 10,000 against the model instead).
+func TestTable3Simulation(t *testing.T) {
+	if testing.Short() {
+		p := paper(10000, 0.040)
+		r := simulate(t, "kary", 2, 3, p)
+		pr, _ := Predict(tree(t, "kary", 2, 3), p)
+		if e := r.Makespan/pr.Total - 1; math.Abs(e) > 0.01 {
+			t.Fatalf("binary 7, M = 10,000: simulated %.3f, model total %.3f (%+.2f%%)", r.Makespan, pr.Total, 100*e)
+		}
+		return
+	}
+	for _, row := range table3 {
+		t.Run(fmt.Sprintf("%s-%d-%d-%g", row.kind, row.k, row.n, row.te), func(t *testing.T) {
+			t.Parallel()
+			r := simulate(t, row.kind, row.k, row.n, paper(100000, row.te))
+			if e := r.Makespan/row.meas - 1; math.Abs(e) > 0.03 {
+				t.Errorf("simulated %.3f, measured %.3f (%+.2f%%)", r.Makespan, row.meas, 100*e)
+			}
+		})
+	}
+}
+
+// Table 6: chains up to N = 48 with constant and uniform task times
+// (M = 10,000): the simulation is within 3% of the measured times, which
+// are the Predicted column divided by (1 + error).
+func TestTable6Simulation(t *testing.T) {
+	for te, rows := range table6 {
+		for _, row := range rows {
+			if row[0] > 48 || testing.Short() && row[0] > 8 {
+				continue
+			}
+			for _, uniform := range []bool{false, true} {
+				p := paper(10000, te)
+				meas := row[1] / (1 + row[2]/100)
+				if uniform {
+					p.Tasks = Uniform{0.001, 2*te - 0.001} // 1–19 ms and 1–39 ms: means 10 and 20 ms
+					meas = row[1] / (1 + row[3]/100)
+				}
+				r := simulate(t, "chain", 1, int(row[0]), p)
+				if e := r.Makespan/meas - 1; math.Abs(e) > 0.03 {
+					t.Errorf("chain %g, T_e = %g, uniform %v: simulated %.3f, measured %.3f (%+.2f%%)", row[0], te, uniform, r.Makespan, meas, 100*e)
+				}
+			}
+		}
+	}
+}
+
+// Lemma 1: with T_e >= 10 ms no worker finishes during start-up, and the
+// simulated order of first tasks is the predicted one.
+func TestLemma1Simulation(t *testing.T) {
+	for _, kd := range [][2]int{{2, 3}, {3, 3}, {2, 4}, {4, 2}} {
+		tr := tree(t, "kary", kd[0], kd[1])
+		r := simulate(t, "kary", kd[0], kd[1], paper(4*tr.N(), 0.010))
+		if got, want := fmt.Sprint(r.FirstTaskOrder), fmt.Sprint(FirstTaskOrder(tr)); got != want {
+			t.Errorf("%s: simulated %s, Lemma 1 %s", tr.Name, got, want)
+		}
+	}
+}
+
+// A saturated tree runs at the root's forwarding rate: M·β_f.
+func TestSaturation(t *testing.T) {
+	r := simulate(t, "kary", 2, 5, paper(10000, 0.010))
+	if e := r.Makespan/(10000*DefaultBetaF) - 1; e < 0 || e > 0.01 {
+		t.Fatalf("binary 31 at 10 ms: %.4f s, M·β_f = 4.53 s (%+.2f%%)", r.Makespan, 100*e)
+	}
+	if r.TasksPerWorker[0] > 10 { // the root only forwards
+		t.Errorf("the saturated root executed %d tasks", r.TasksPerWorker[0])
+	}
+}
+
+// One worker, exact: the host's link (4 bytes at 1.76 MB/s), β_e/2, T_e,
+// β_e/2, the result's link; tasks overlap with the worker, so M tasks take
+// M·α plus the first task's way in and the last result's way out.
+func TestOneWorkerExact(t *testing.T) {
+	p := paper(50, 0.010)
+	r := simulate(t, "chain", 1, 1, p)
+	link := p.Dt * p.Tau
+	want := link + 50*p.Alpha() + link
+	if math.Abs(r.Makespan-want) > 1e-12 {
+		t.Fatalf("makespan %.15g, want %.15g", r.Makespan, want)
+	}
+	if r.Messages != 100 || r.Bytes != 400 || r.TasksPerWorker[0] != 50 || math.Abs(r.Busy[0]-50*p.Alpha()) > 1e-12 {
+		t.Fatalf("%+v", r)
+	}
+}
+
+// A processor slowed to half speed from the start does half the work of a
+// nominal one; with one processor the makespan doubles (M·α/0.5).
+func TestSlowdown(t *testing.T) {
+	p := paper(100, 0.010)
+	tr := tree(t, "chain", 1, 1)
+	r, err := Simulate(context.Background(), tr, p, SimOptions{Slowdowns: []Slowdown{{Node: 1, At: 0, Factor: 0.5}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 2*100*p.Alpha() + 2*p.Dt*p.Tau; math.Abs(r.Makespan-want) > 1e-9 {
+		t.Fatalf("makespan %.12g, want %.12g", r.Makespan, want)
+	}
+	r2 := simulate(t, "kary", 2, 2, paper(3000, 0.010))
+	r3, _ := Simulate(context.Background(), tree(t, "kary", 2, 2), paper(3000, 0.010), SimOptions{Slowdowns: []Slowdown{{Node: 3, At: 0, Factor: 0.5}}})
+	if !(r3.TasksPerWorker[2] < r3.TasksPerWorker[1]*6/10 && r3.Makespan > r2.Makespan) {
+		t.Fatalf("slowed processor 3 did %d tasks vs %d; makespan %g vs nominal %g", r3.TasksPerWorker[2], r3.TasksPerWorker[1], r3.Makespan, r2.Makespan)
+	}
+	if _, err := Simulate(context.Background(), tr, p, SimOptions{Slowdowns: []Slowdown{{Node: 2, Factor: 1}}}); err == nil {
+		t.Fatal("a slowdown of a missing node was accepted")
+	}
+}
+
+// Same seed, same run; the random task times depend on the seed only; no
+// goroutine outlives a run, even a cancelled one.
+func TestDeterministicAndNoLeak(t *testing.T) {
+	leakcheck.Check(t, func() {
+		p := paper(2000, 0.010)
+		p.Tasks = Uniform{0.001, 0.019}
+		p.Seed = 7
+		a := simulate(t, "kary", 3, 2, p)
+		b := simulate(t, "kary", 3, 2, p)
+		if fmt.Sprint(a) != fmt.Sprint(b) {
+			t.Fatal("two runs with the same seed differ")
+		}
+		p.Seed = 8
+		if c := simulate(t, "kary", 3, 2, p); c.Makespan == a.Makespan {
+			t.Fatal("seeds 7 and 8 gave the same makespan")
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if _, err := Simulate(ctx, tree(t, "chain", 1, 4), paper(100000, 0.01), SimOptions{}); err == nil {
+			t.Fatal("a cancelled run returned no error")
+		}
+	})
+}
+
+// BenchmarkPfarm63: a binary tree of 63 processors farming 100,000 tasks
+// of 40 ms (Table 3's last binary row). Reports kernel events per second.
+func BenchmarkPfarm63(b *testing.B) {
+	tr := tree(b, "kary", 2, 6)
+	p := paper(100000, 0.040)
+	var events int64
+	b.ResetTimer()
+	start := time.Now()
+	for i := 0; i < b.N; i++ {
+		r, err := Simulate(context.Background(), tr, p, SimOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		events += r.Events
+	}
+	b.ReportMetric(float64(events)/time.Since(start).Seconds(), "events/s")
+}
