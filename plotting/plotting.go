@@ -15,44 +15,63 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// Style selects how a series is drawn.
+type Style int
+
+const (
+	// LinePoints draws a line through markers (the default).
+	LinePoints Style = iota
+	// Line draws the line alone.
+	Line
+	// Points draws the markers alone (measurements beside a model's line).
+	Points
 )
 
 // Series is one named line.
 type Series struct {
-	Name string
-	X, Y []float64
+	Name  string
+	X, Y  []float64
+	Style Style
+	// Color, if > 0, picks the palette colour (1-based) instead of the
+	// series' position, so that a model's line and its measurements can
+	// share a colour; glyph and dash still follow the position.
+	Color int
 }
 
 // Chart describes a figure.
 type Chart struct {
+	// Title, XLabel and YLabel; axis labels should carry units, e.g.
+	// "makespan (s)".
 	Title, XLabel, YLabel string
 	LogX, LogY            bool
 	Series                []Series
-	// Width and Height in centimetres (defaults 16 × 10).
+	// Width and Height in centimetres (defaults 18 × 11); PNGs are drawn
+	// at 192 dpi.
 	Width, Height float64
+	// Note is printed under the title (e.g. the parameters held fixed).
+	Note string
 }
 
+// colors is a palette of well separated hues (Okabe–Ito, colour-blind
+// safe, black last), so that no two of the first eight look alike.
 var colors = []color.RGBA{
-	{0x4e, 0x79, 0xa7, 255}, {0xf2, 0x8e, 0x2b, 255}, {0x59, 0xa1, 0x4f, 255}, {0xe1, 0x57, 0x59, 255},
-	{0x76, 0xb7, 0xb2, 255}, {0xed, 0xc9, 0x48, 255}, {0xb0, 0x7a, 0xa1, 255}, {0xff, 0x9d, 0xa7, 255},
-	{0x9c, 0x75, 0x5f, 255}, {0x33, 0x33, 0x33, 255},
+	{0x00, 0x72, 0xb2, 255}, {0xd5, 0x5e, 0x00, 255}, {0x00, 0x9e, 0x73, 255}, {0xcc, 0x79, 0xa7, 255},
+	{0x56, 0xb4, 0xe9, 255}, {0xe6, 0x9f, 0x00, 255}, {0x00, 0x00, 0x00, 255}, {0x99, 0x99, 0x99, 255},
 }
 
-// shortTicks relabels the ticks of a log axis with at most 4 significant
-// digits: LogTicks computes powers of ten by repeated multiplication and
-// would print 1e-05 as 1.0000000000000004e-05.
-type shortTicks struct{ t plot.Ticker }
-
-// Ticks implements plot.Ticker.
-func (s shortTicks) Ticks(min, max float64) []plot.Tick {
-	ts := s.t.Ticks(min, max)
-	for i := range ts {
-		if ts[i].Label != "" {
-			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'g', 4, 64)
-		}
-	}
-	return ts
+// glyphs and dashes vary with the series too: series k has colour k mod 8,
+// glyph k mod 7 and dash pattern k mod 4, so two series differ in at
+// least two of the three for the first 28 series.
+var glyphs = []draw.GlyphDrawer{
+	draw.CircleGlyph{}, draw.BoxGlyph{}, draw.TriangleGlyph{}, draw.CrossGlyph{},
+	draw.PlusGlyph{}, draw.RingGlyph{}, draw.PyramidGlyph{},
 }
+
+var dashes = [][]vg.Length{nil, {vg.Points(5), vg.Points(3)}, {vg.Points(1.5), vg.Points(2)}, {vg.Points(6), vg.Points(2), vg.Points(1.5), vg.Points(2)}}
 
 // Format returns "svg" or "png" from a file name, or an error.
 func Format(path string) (string, error) {
@@ -65,75 +84,291 @@ func Format(path string) (string, error) {
 	return "", fmt.Errorf("plot file %s: want a name ending in .svg or .png", path)
 }
 
-// Write draws the chart in the given format ("svg" or "png") to w. Points
-// with non-finite coordinates, or non-positive ones on a log axis, are
-// skipped; each series is drawn in increasing x.
-func Write(w io.Writer, format string, c Chart) error {
+// tickLabels relabels the major ticks of an axis in one format: plain
+// decimals with the fewest digits that tell them apart, or, when the
+// values span very large or small magnitudes, all in exponent form — never
+// "1000" beside "1e+04".
+type tickLabels struct{ inner plot.Ticker }
+
+// Ticks implements plot.Ticker.
+func (t tickLabels) Ticks(min, max float64) []plot.Tick {
+	ts := t.inner.Ticks(min, max)
+	var major []float64
+	for _, x := range ts {
+		if x.Label != "" {
+			major = append(major, x.Value)
+		}
+	}
+	format := labelFormat(major)
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = format(ts[i].Value)
+		}
+	}
+	return ts
+}
+
+func labelFormat(vals []float64) func(float64) string {
+	big := 0.0
+	small := math.Inf(1)
+	for _, v := range vals {
+		a := math.Abs(v)
+		big = math.Max(big, a)
+		if a > 0 {
+			small = math.Min(small, a)
+		}
+	}
+	if big >= 1e6 || small < 1e-3 {
+		return func(v float64) string {
+			if v == 0 {
+				return "0"
+			}
+			s := strconv.FormatFloat(v, 'e', 3, 64)
+			mant, exp, _ := strings.Cut(s, "e")
+			mant = strings.TrimRight(strings.TrimRight(mant, "0"), ".")
+			e, _ := strconv.Atoi(exp)
+			return mant + "e" + strconv.Itoa(e)
+		}
+	}
+	for dec := 0; dec <= 6; dec++ {
+		seen := map[string]bool{}
+		ok := true
+		for _, v := range vals {
+			s := strconv.FormatFloat(v, 'f', dec, 64)
+			if seen[s] || math.Abs(mustParse(s)-v) > 1e-9*math.Max(1, math.Abs(v)) {
+				ok = false
+				break
+			}
+			seen[s] = true
+		}
+		if ok {
+			return func(v float64) string { return strconv.FormatFloat(v, 'f', dec, 64) }
+		}
+	}
+	return func(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
+}
+
+func mustParse(s string) float64 {
+	v, _ := strconv.ParseFloat(s, 64)
+	return v
+}
+
+// build makes the plot and a separate legend for c; dropped counts the
+// points that could not be drawn (non-finite, or not positive on a log
+// axis).
+func build(c Chart) (*plot.Plot, plot.Legend, int, error) {
 	p := plot.New()
 	p.Title.Text = c.Title
+	if c.Note != "" {
+		p.Title.Text += "\n" + c.Note
+	}
 	p.X.Label.Text = c.XLabel
 	p.Y.Label.Text = c.YLabel
+	p.X.Tick.Marker = tickLabels{plot.DefaultTicks{}}
+	p.Y.Tick.Marker = tickLabels{plot.DefaultTicks{}}
 	if c.LogX {
 		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = shortTicks{plot.LogTicks{Prec: -1}}
+		p.X.Tick.Marker = tickLabels{plot.LogTicks{Prec: -1}}
 	}
 	if c.LogY {
 		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = shortTicks{plot.LogTicks{Prec: -1}}
+		p.Y.Tick.Marker = tickLabels{plot.LogTicks{Prec: -1}}
 	}
 	p.Add(plotter.NewGrid())
-	p.Legend.Top = true
-	drawn := 0
+	leg := plot.NewLegend()
+	drawn, dropped := 0, 0
 	for i, s := range c.Series {
-		var pts plotter.XYs
-		for k := range s.X {
-			x, y := s.X[k], s.Y[k]
-			if math.IsNaN(x) || math.IsInf(x, 0) || math.IsNaN(y) || math.IsInf(y, 0) {
-				continue
-			}
-			if (c.LogX && x <= 0) || (c.LogY && y <= 0) {
-				continue
-			}
-			pts = append(pts, plotter.XY{X: x, Y: y})
-		}
+		pts, segs, nd := points(s, c.LogX, c.LogY)
+		dropped += nd
 		if len(pts) == 0 {
 			continue
 		}
-		sort.SliceStable(pts, func(a, b int) bool { return pts[a].X < pts[b].X })
-		line, points, err := plotter.NewLinePoints(pts)
-		if err != nil {
-			return fmt.Errorf("plotting: series %s: %w", s.Name, err)
-		}
 		col := colors[i%len(colors)]
-		line.Color = col
-		line.Width = vg.Points(1.2)
-		points.Color = col
-		points.Shape = draw.CircleGlyph{}
-		points.Radius = vg.Points(1.8)
-		p.Add(line, points)
+		if s.Color > 0 {
+			col = colors[(s.Color-1)%len(colors)]
+		}
+		var thumbs []plot.Thumbnailer
+		if s.Style != Points {
+			for _, seg := range segs { // a gap in the data breaks the line
+				l, err := plotter.NewLine(seg)
+				if err != nil {
+					return nil, leg, 0, fmt.Errorf("plotting: series %s: %w", s.Name, err)
+				}
+				l.Color = col
+				l.Width = vg.Points(1.4)
+				l.Dashes = dashes[i%len(dashes)]
+				p.Add(l)
+				if len(thumbs) == 0 {
+					thumbs = append(thumbs, l)
+				}
+			}
+		}
+		if s.Style != Line {
+			sc, err := plotter.NewScatter(pts)
+			if err != nil {
+				return nil, leg, 0, fmt.Errorf("plotting: series %s: %w", s.Name, err)
+			}
+			sc.Color = col
+			sc.Shape = glyphs[i%len(glyphs)]
+			sc.Radius = vg.Points(2.6)
+			p.Add(sc)
+			thumbs = append(thumbs, sc)
+		}
 		if s.Name != "" {
-			p.Legend.Add(s.Name, line, points)
+			leg.Add(s.Name, thumbs...)
 		}
 		drawn++
 	}
 	if drawn == 0 {
-		return fmt.Errorf("plotting: no drawable points")
+		return nil, leg, 0, fmt.Errorf("plotting: no drawable points")
 	}
+	if dropped > 0 {
+		what := "not finite"
+		if c.LogX || c.LogY {
+			what = "zero, negative or not finite on a log axis"
+		}
+		p.Title.Text += fmt.Sprintf("\n(%d points %s are not shown)", dropped, what)
+	}
+	return p, leg, dropped, nil
+}
+
+// points returns the drawable points of s sorted by x, the contiguous
+// segments between dropped points, and the number dropped.
+func points(s Series, logX, logY bool) (plotter.XYs, []plotter.XYs, int) {
+	type pt struct {
+		x, y float64
+		ok   bool
+	}
+	all := make([]pt, 0, len(s.X))
+	for k := range s.X {
+		x, y := s.X[k], s.Y[k]
+		ok := !(math.IsNaN(x) || math.IsInf(x, 0) || math.IsNaN(y) || math.IsInf(y, 0)) &&
+			!(logX && x <= 0) && !(logY && y <= 0)
+		all = append(all, pt{x, y, ok})
+	}
+	sort.SliceStable(all, func(a, b int) bool { return all[a].x < all[b].x })
+	var pts plotter.XYs
+	var segs []plotter.XYs
+	var cur plotter.XYs
+	dropped := 0
+	for _, q := range all {
+		if !q.ok {
+			dropped++
+			if len(cur) > 0 {
+				segs = append(segs, cur)
+				cur = nil
+			}
+			continue
+		}
+		pts = append(pts, plotter.XY{X: q.x, Y: q.y})
+		cur = append(cur, plotter.XY{X: q.x, Y: q.y})
+	}
+	if len(cur) > 0 {
+		segs = append(segs, cur)
+	}
+	return pts, segs, dropped
+}
+
+// legendWidth estimates the width the legend needs beside the data.
+func legendWidth(c Chart, leg plot.Legend) vg.Length {
+	longest := 0
+	for _, s := range c.Series {
+		longest = max(longest, len([]rune(s.Name)))
+	}
+	if longest == 0 {
+		return 0
+	}
+	return leg.ThumbnailWidth + vg.Length(longest)*leg.TextStyle.Font.Size*0.55 + vg.Points(14)
+}
+
+// drawChart draws c in the canvas: the legend in a column to the right of
+// the data, where it cannot hide a point.
+func drawChart(dc draw.Canvas, c Chart) error {
+	p, leg, _, err := build(c)
+	if err != nil {
+		return err
+	}
+	lw := legendWidth(c, leg)
+	area := dc
+	if lw > 0 {
+		area = draw.Crop(dc, 0, -lw, 0, 0)
+	}
+	p.Draw(area)
+	if lw > 0 {
+		la := draw.Crop(dc, dc.Max.X-dc.Min.X-lw+vg.Points(6), 0, 0, -vg.Points(28))
+		leg.Top = true
+		leg.Left = true
+		leg.Draw(la)
+	}
+	return nil
+}
+
+func size(c Chart) (vg.Length, vg.Length) {
 	wd, ht := c.Width, c.Height
 	if wd <= 0 {
-		wd = 16
+		wd = 18
 	}
 	if ht <= 0 {
-		ht = 10
+		ht = 11
 	}
-	wt, err := p.WriterTo(vg.Length(wd)*vg.Centimeter, vg.Length(ht)*vg.Centimeter, format)
-	if err != nil {
-		return fmt.Errorf("plotting: %w", err)
+	return vg.Length(wd) * vg.Centimeter, vg.Length(ht) * vg.Centimeter
+}
+
+// Write draws the chart in the given format ("svg" or "png") to w. Points
+// with non-finite coordinates, or non-positive ones on a log axis, are not
+// drawn, break the line, and are counted in a note under the title; each
+// series is drawn in increasing x.
+func Write(w io.Writer, format string, c Chart) error {
+	wd, ht := size(c)
+	return render(w, format, wd, ht, func(dc draw.Canvas) error { return drawChart(dc, c) })
+}
+
+// WritePanels draws several charts in a grid of cols columns (e.g. the
+// makespan, speedup and efficiency of one study), each cell the size of
+// its chart.
+func WritePanels(w io.Writer, format string, charts []Chart, cols int) error {
+	if len(charts) == 0 || cols < 1 {
+		return fmt.Errorf("plotting: no panels")
 	}
+	rows := (len(charts) + cols - 1) / cols
+	cw, ch := size(charts[0])
+	return render(w, format, cw*vg.Length(cols), ch*vg.Length(rows), func(dc draw.Canvas) error {
+		for i, c := range charts {
+			r, k := i/cols, i%cols
+			cell := draw.Crop(dc, cw*vg.Length(k), -cw*vg.Length(cols-k-1), ch*vg.Length(rows-r-1), -ch*vg.Length(r))
+			if err := drawChart(cell, c); err != nil {
+				return fmt.Errorf("panel %d: %w", i+1, err)
+			}
+		}
+		return nil
+	})
+}
+
+func render(w io.Writer, format string, wd, ht vg.Length, drawFn func(draw.Canvas) error) error {
 	var buf bytes.Buffer
-	if _, err := wt.WriteTo(&buf); err != nil {
-		return fmt.Errorf("plotting: %w", err)
+	switch format {
+	case "svg":
+		c := vgsvg.New(wd, ht)
+		if err := drawFn(draw.New(c)); err != nil {
+			return err
+		}
+		if _, err := c.WriteTo(&buf); err != nil {
+			return fmt.Errorf("plotting: %w", err)
+		}
+	case "png":
+		c := vgimg.NewWith(vgimg.UseWH(wd, ht), vgimg.UseDPI(192))
+		dc := draw.New(c)
+		dc.SetColor(color.White)
+		dc.Fill(dc.Rectangle.Path())
+		if err := drawFn(dc); err != nil {
+			return err
+		}
+		if _, err := (vgimg.PngCanvas{Canvas: c}).WriteTo(&buf); err != nil {
+			return fmt.Errorf("plotting: %w", err)
+		}
+	default:
+		return fmt.Errorf("plotting: format %q, want svg or png", format)
 	}
-	_, err = w.Write(buf.Bytes())
+	_, err := w.Write(buf.Bytes())
 	return err
 }

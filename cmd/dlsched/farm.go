@@ -10,7 +10,8 @@ func farmCommand() *cli.Command {
 		Usage: "simulate a processor farm beside the paper's analytic model",
 		Subcommands: []*cli.Command{
 			pfarmCommand(), // paper 000
-			// nepp (paper 001), day (paper 002)
+			neppCommand(),  // paper 001
+			// day (paper 002)
 		},
 	}
 }

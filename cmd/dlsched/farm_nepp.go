@@ -1,0 +1,225 @@
+package main
+
+import (
+	"errors"
+
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/dlsched/dlsched/executor/farm/nepp"
+	"github.com/dlsched/dlsched/internal/atomicfile"
+	"github.com/dlsched/dlsched/plotting"
+)
+
+func neppCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "nepp",
+		Usage: "NEPP job allocation (paper 001): Simple, Multiple and Fault-Tolerant Distribution with slow and crashing nodes",
+		Description: "A host farms J jobs to p nodes; times in seconds, work in units a node of speed 1 does in a second.\n" +
+			"Examples:\n" +
+			"  dlsched farm nepp --algorithm ft --speeds 1,1,1,0.2 --queue 6 --jobs 100 --work 1 --crash 2@10\n" +
+			"  dlsched farm nepp --scan-p 2..20 --slow-speed 0.2 --queue 6 --jobs 100 --work 1 --plot nepp.svg",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "algorithm", Usage: "sd, md or ft"},
+			&cli.StringFlag{Name: "speeds", Usage: "hardware speeds c_i of nodes 1..p, comma separated"},
+			&cli.StringFlag{Name: "shares", Usage: "CPU shares alpha_i in (0,1] of nodes 1..p (default all 1)"},
+			&cli.StringFlag{Name: "queue", Value: "6", Usage: "queue size q (md, ft)"},
+			&cli.StringFlag{Name: "qmin", Value: "1", Usage: "refill a queue holding fewer than qmin jobs (md, ft)"},
+			&cli.StringFlag{Name: "jobs", Usage: "number of jobs J"},
+			&cli.StringFlag{Name: "work", Usage: "mean total work w = f + a of a job"},
+			&cli.StringFlag{Name: "useful", Usage: "mean useful work f of a job (default: work)"},
+			&cli.StringFlag{Name: "host-overhead", Value: "0", Usage: "host work w_h per result received"},
+			&cli.StringFlag{Name: "setup", Value: "3.9e-3", Usage: "message setup time (seconds)"},
+			&cli.StringFlag{Name: "per-byte", Value: "0.5e-6", Usage: "message time per byte (seconds)"},
+			&cli.StringFlag{Name: "job-bytes", Value: "48", Usage: "bytes per job in an assignment message"},
+			&cli.StringFlag{Name: "result-bytes", Value: "48", Usage: "bytes of a result message"},
+			&cli.StringFlag{Name: "work-dist", Value: "const", Usage: "job work: const, exp (mean work) or uniform (0..2·work)"},
+			&cli.StringSliceFlag{Name: "crash", Usage: "NODE@TIME: node crashes at TIME (repeatable)"},
+			&cli.StringSliceFlag{Name: "slow", Usage: "NODE@TIME=FACTOR: node runs at FACTOR × its speed from TIME (repeatable)"},
+			&cli.StringFlag{Name: "seed", Value: "1", Usage: "seed of random job work"},
+			&cli.BoolFlag{Name: "no-sim", Usage: "the report's model only"},
+			&cli.StringFlag{Name: "scan-p", Usage: "FROM..TO: the report's Figures 4.1-4.5 over p (node 1 slow)"},
+			&cli.StringFlag{Name: "slow-speed", Value: "0.2", Usage: "speed of the slow node in --scan-p"},
+			&cli.StringFlag{Name: "plot", Usage: "with --scan-p: draw makespan, speedup and corrected efficiency (.svg or .png)"},
+			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json"},
+			&cli.StringFlag{Name: "out", Usage: "write the report to this file instead of stdout"},
+		},
+		Action: neppAction,
+	}
+}
+
+func neppAction(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return usagef("unexpected argument %q", c.Args().First())
+	}
+	format := c.String("format")
+	if format != "table" && format != "json" {
+		return usagef("invalid --format %s: want table or json", format)
+	}
+	if err := checkOutPath("out", c.String("out")); err != nil {
+		return err
+	}
+	cfg, err := neppConfig(c, c.String("scan-p") != "")
+	if err != nil {
+		return err
+	}
+	if c.String("scan-p") != "" {
+		return neppScan(c, cfg, format)
+	}
+	if c.IsSet("plot") {
+		return usagef("invalid --plot: it needs --scan-p")
+	}
+	r, err := nepp.Run(c.Context, cfg, c.Bool("no-sim"))
+	var in *nepp.InputError
+	if errors.As(err, &in) {
+		return usage(err)
+	}
+	if err != nil {
+		return err
+	}
+	if err := writeReport(c.String("out"), format, r.WriteJSON, r.WriteTable); err != nil {
+		return err
+	}
+	if s := r.Simulated; s != nil && !s.Completed {
+		return errors.New(s.Failure) // exit 1; the line goes to stderr
+	}
+	return nil
+}
+
+func neppScan(c *cli.Context, cfg *nepp.Config, format string) error {
+	from, to, ok := strings.Cut(c.String("scan-p"), "..")
+	a, err1 := strconv.Atoi(strings.TrimSpace(from))
+	b, err2 := strconv.Atoi(strings.TrimSpace(to))
+	if !ok || err1 != nil || err2 != nil {
+		return usagef("invalid --scan-p %s: want FROM..TO, e.g. 2..20", c.String("scan-p"))
+	}
+	slow, err := parseFloat(c, "slow-speed", false)
+	if err != nil {
+		return err
+	}
+	plotPath := c.String("plot")
+	var plotFormat string
+	if plotPath != "" {
+		if plotFormat, err = plotting.Format(plotPath); err != nil {
+			return usagef("invalid --plot %s: want a file ending in .svg or .png", plotPath)
+		}
+		if err := checkOutPath("plot", plotPath); err != nil {
+			return err
+		}
+	}
+	r, err := nepp.Scan(c.Context, *cfg, a, b, slow, c.Bool("no-sim"))
+	var in *nepp.InputError
+	if errors.As(err, &in) {
+		return usage(err)
+	}
+	if err != nil {
+		return err
+	}
+	if plotPath != "" {
+		if err := atomicfile.Write(plotPath, func(w io.Writer) error {
+			return plotting.WritePanels(w, plotFormat, r.Charts(), 1)
+		}); err != nil {
+			return err
+		}
+	}
+	return writeReport(c.String("out"), format, r.WriteJSON, r.WriteTable)
+}
+
+// neppConfig reads the flags; with scan the speeds come from the scan.
+func neppConfig(c *cli.Context, scan bool) (*nepp.Config, error) {
+	cfg := &nepp.Config{WorkDist: c.String("work-dist")}
+	var err error
+	if !scan {
+		if cfg.Algorithm, err = nepp.ParseAlgorithm(c.String("algorithm")); err != nil {
+			return nil, usagef("invalid --algorithm %q: want sd, md or ft", c.String("algorithm"))
+		}
+		if cfg.Speeds, err = floatList(c, "speeds"); err != nil {
+			return nil, err
+		}
+		if c.IsSet("shares") {
+			if cfg.Shares, err = floatList(c, "shares"); err != nil {
+				return nil, err
+			}
+		}
+	} else {
+		for _, name := range []string{"algorithm", "speeds", "shares", "crash", "slow"} {
+			if c.IsSet(name) {
+				return nil, usagef("invalid --%s: --scan-p sets the algorithms and speeds itself and has no faults", name)
+			}
+		}
+	}
+	if cfg.Algorithm == nepp.Simple && !scan && (c.IsSet("queue") || c.IsSet("qmin")) {
+		return nil, usagef("invalid --queue/--qmin: Simple Distribution sends one job per request")
+	}
+	for _, f := range []struct {
+		name string
+		dst  *int
+	}{{"queue", &cfg.Queue}, {"qmin", &cfg.QMin}, {"jobs", &cfg.Jobs}} {
+		if *f.dst, err = parseInt(c, f.name); err != nil {
+			return nil, err
+		}
+	}
+	for _, f := range []struct {
+		name string
+		dst  *float64
+	}{{"work", &cfg.Work}, {"host-overhead", &cfg.HostOverhead}, {"setup", &cfg.Setup},
+		{"per-byte", &cfg.PerByte}, {"job-bytes", &cfg.JobBytes}, {"result-bytes", &cfg.ResultBytes}} {
+		if *f.dst, err = parseFloat(c, f.name, false); err != nil {
+			return nil, err
+		}
+	}
+	if c.IsSet("useful") {
+		if cfg.Useful, err = parseFloat(c, "useful", false); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.Seed, err = strconv.ParseUint(strings.TrimSpace(c.String("seed")), 10, 64); err != nil {
+		return nil, usagef("invalid --seed %s: want a non-negative integer", c.String("seed"))
+	}
+	for _, s := range c.StringSlice("crash") {
+		node, at, ok := strings.Cut(s, "@")
+		n, err1 := strconv.Atoi(node)
+		t, err2 := strconv.ParseFloat(at, 64)
+		if !ok || err1 != nil || err2 != nil {
+			return nil, usagef("invalid --crash %s: want NODE@TIME, e.g. 2@10.5", s)
+		}
+		cfg.Crashes = append(cfg.Crashes, nepp.Crash{Node: n, At: t})
+	}
+	for _, s := range c.StringSlice("slow") {
+		node, rest, ok1 := strings.Cut(s, "@")
+		at, factor, ok2 := strings.Cut(rest, "=")
+		n, err1 := strconv.Atoi(node)
+		t, err2 := strconv.ParseFloat(at, 64)
+		f, err3 := strconv.ParseFloat(factor, 64)
+		if !ok1 || !ok2 || err1 != nil || err2 != nil || err3 != nil {
+			return nil, usagef("invalid --slow %s: want NODE@TIME=FACTOR, e.g. 3@0=0.2", s)
+		}
+		cfg.Slows = append(cfg.Slows, nepp.Slow{Node: n, At: t, Factor: f})
+	}
+	if !scan {
+		if err := cfg.Validate(); err != nil {
+			return nil, usage(err)
+		}
+	}
+	return cfg, nil
+}
+
+// floatList reads a comma-separated list of numbers.
+func floatList(c *cli.Context, name string) ([]float64, error) {
+	s := strings.TrimSpace(c.String(name))
+	if s == "" {
+		return nil, usagef("missing --%s", name)
+	}
+	var out []float64
+	for i, f := range strings.Split(s, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil {
+			return nil, usagef("invalid --%s %s: entry %d %q is not a number", name, s, i+1, f)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// decodeJSON parses stdout into a generic map.
+func decodeJSON(t *testing.T, out string) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	return m
+}
+
+// The Pfarm command prints the model beside the simulation with the JSON
+// fields of the CLI contract; the binary tree of 7 at 10 ms is Table 3's
+// row (predicted 159.486 s for M = 100,000; here M = 1,000).
+func TestFarmPfarmJSON(t *testing.T) {
+	out, errOut, code := dlsched(t, "farm", "pfarm", "--topology", "kary", "--k", "2", "--depth", "3", "--Te", "0.01", "--M", "1000", "--format", "json")
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	m := decodeJSON(t, out)
+	pred, sim := m["predicted"].(map[string]any), m["simulated"].(map[string]any)
+	for _, k := range []string{"comm_bound", "steady_state", "saturated", "startup", "winddown", "total", "first_task_order"} {
+		if _, ok := pred[k]; !ok {
+			t.Errorf("predicted lacks %s", k)
+		}
+	}
+	for _, k := range []string{"makespan", "tasks_per_worker", "first_task_order", "events"} {
+		if _, ok := sim[k]; !ok {
+			t.Errorf("simulated lacks %s", k)
+		}
+	}
+	if ss := pred["steady_state"].(float64); ss < 1.594 || ss > 1.595 { // 159.41 s / 100
+		t.Errorf("steady state %g", ss)
+	}
+	again, _, _ := dlsched(t, "farm", "pfarm", "--topology", "kary", "--k", "2", "--depth", "3", "--Te", "0.01", "--M", "1000", "--format", "json")
+	if again != out {
+		t.Error("the same run printed different bytes")
+	}
+}
+
+// Bad input: exit 2, one line on stderr naming the flag or field, nothing
+// on stdout.
+func TestFarmBadInput(t *testing.T) {
+	cases := [][]string{
+		{"farm", "pfarm", "--topology", "ring", "--Te", "1", "--M", "1"},
+		{"farm", "pfarm", "--topology", "chain", "--N", "0", "--Te", "1", "--M", "1"},
+		{"farm", "pfarm", "--topology", "chain", "--N", "4", "--k", "2", "--Te", "1", "--M", "1"},
+		{"farm", "pfarm", "--topology", "chain", "--N", "4", "--Te", "-1", "--M", "1"},
+		{"farm", "pfarm", "--topology", "mesh", "--rows", "3", "--cols", "3", "--root", "5,0", "--Te", "1", "--M", "1"},
+		{"farm", "pfarm", "--topology", "chain", "--N", "4", "--M", "1", "--tasks", "normal:1"},
+		{"farm", "nepp", "--algorithm", "xx", "--speeds", "1", "--jobs", "1", "--work", "1"},
+		{"farm", "nepp", "--algorithm", "md", "--speeds", "1,-1", "--jobs", "1", "--work", "1"},
+		{"farm", "nepp", "--algorithm", "md", "--speeds", "1", "--jobs", "1", "--work", "1", "--crash", "2@1"},
+		{"farm", "nepp", "--algorithm", "md", "--speeds", "1", "--jobs", "1", "--work", "1", "--crash", "2"},
+		{"farm", "nepp", "--algorithm", "sd", "--speeds", "1", "--jobs", "1", "--work", "1", "--queue", "3"},
+		{"farm", "nepp", "--scan-p", "2..x", "--jobs", "1", "--work", "1"},
+	}
+	for _, args := range cases {
+		out, errOut, code := dlsched(t, args...)
+		if code != 2 || out != "" || strings.Count(strings.TrimSpace(errOut), "\n") != 0 || !strings.HasPrefix(errOut, "dlsched: ") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errOut)
+		}
+	}
+}
+
+// A crash that SD cannot survive: exit 1, the failure line on stderr and
+// in simulated.failure, the JSON alone on stdout.
+func TestFarmNeppCrash(t *testing.T) {
+	out, errOut, code := dlsched(t, "farm", "nepp", "--algorithm", "sd", "--speeds", "1,1,1,1,1,1", "--jobs", "60", "--work", "1",
+		"--setup", "0", "--per-byte", "0", "--crash", "2@2.5", "--format", "json")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	sim := decodeJSON(t, out)["simulated"].(map[string]any)
+	if sim["completed"] != false || sim["failure"] != "node 2 crashed at 2.5 holding jobs 14" ||
+		strings.TrimSpace(errOut) != "dlsched: node 2 crashed at 2.5 holding jobs 14" {
+		t.Fatalf("simulated %v, stderr %q", sim, errOut)
+	}
+	out, _, code = dlsched(t, "farm", "nepp", "--algorithm", "ft", "--speeds", "1,1,1,1,1,1", "--jobs", "60", "--work", "1",
+		"--setup", "0", "--per-byte", "0", "--crash", "2@2.5", "--format", "json")
+	if sim := decodeJSON(t, out)["simulated"].(map[string]any); code != 0 || sim["completed"] != true || sim["results"].(float64) != 60 {
+		t.Fatalf("FT: exit %d, %v", code, sim)
+	}
+}
