@@ -11,7 +11,7 @@ func farmCommand() *cli.Command {
 		Subcommands: []*cli.Command{
 			pfarmCommand(), // paper 000
 			neppCommand(),  // paper 001
-			// day (paper 002)
+			dayCommand(),   // paper 002
 		},
 	}
 }

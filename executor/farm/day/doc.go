@@ -1,0 +1,19 @@
+// Package day models the transputer processor farms of Day, "Farming Out:
+// A Study" (PhD thesis, 1996; ../shared/papers/002_*, chapter 4): a farmer
+// hands jobs to a line or a full ternary tree of workers through a
+// harness, results return to a harvester (line) or to the farmer (tree),
+// and the supply/demand model says when the farm is compute bound:
+// supply B/(m + s) jobs per second through a link against demand w/j.
+//
+// Predict evaluates the model (Sections 4.5, 4.9.3–4.9.4, 4.11.2, 4.12.1,
+// Table 1, Table 4); Simulate runs the farm on the executor kernel with
+// the harness's buffering expressed in slots (Harness: J shared job slots,
+// P committed job slots per child link, R collector slots, Q inbound
+// result slots per link), synchronous occam transfers (a transfer
+// reserves its slot at the receiver when it starts and frees the sender's
+// slot when it ends), links whose two directions slow each other down,
+// and the thesis's workload of 100 job lengths per worker; Granularity
+// cuts a fixed amount of work into equal jobs (Section 4.10), the farming
+// counterpart of dividing a load in equal chunks. docs/day.md records the
+// decisions and what is fitted.
+package day
