@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
@@ -87,5 +88,70 @@ func TestFarmNeppCrash(t *testing.T) {
 		"--setup", "0", "--per-byte", "0", "--crash", "2@2.5", "--format", "json")
 	if sim := decodeJSON(t, out)["simulated"].(map[string]any); code != 0 || sim["completed"] != true || sim["results"].(float64) != 60 {
 		t.Fatalf("FT: exit %d, %v", code, sim)
+	}
+}
+
+// Day's farm: the JSON contract, and bad input.
+func TestFarmDay(t *testing.T) {
+	out, errOut, code := dlsched(t, "farm", "day", "--layout", "line", "--harness", "D", "--workers", "8", "--message-bytes", "4096",
+		"--job-time", "0.015625", "--bandwidth", "1.177MiB", "--setup-bytes", "12.9", "--format", "json")
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	m := decodeJSON(t, out)
+	pred, sim := m["predicted"].(map[string]any), m["simulated"].(map[string]any)
+	for _, k := range []string{"setup_bytes", "message_time", "link_efficiency", "supply", "demand", "compute_bound", "w_max", "efficiency_ceiling", "fill_time"} {
+		if _, ok := pred[k]; !ok {
+			t.Errorf("predicted lacks %s", k)
+		}
+	}
+	if pred["compute_bound"] != false || pred["fill_time"] != nil || sim["efficiency"].(float64) > pred["efficiency_ceiling"].(float64) {
+		t.Errorf("predicted %v simulated %v", pred, sim)
+	}
+	if fs := sim["first_job_start"].([]any); len(fs) != 8 || fs[7] != nil { // the far end starves
+		t.Errorf("first_job_start %v", fs)
+	}
+	for _, args := range [][]string{
+		{"farm", "day", "--workers", "8", "--message-bytes", "1", "--job-time", "1", "--bandwidth", "fast"},
+		{"farm", "day", "--layout", "tree", "--workers", "5", "--message-bytes", "1", "--job-time", "1", "--bandwidth", "1MB"},
+		{"farm", "day", "--workers", "2", "--message-bytes", "1", "--job-time", "1", "--delay-loop", "3", "--bandwidth", "1MB"},
+		{"farm", "day", "--workers", "2", "--message-bytes", "1", "--job-time", "1", "--bandwidth", "1MB", "--plot", "x.svg"},
+	} {
+		if out, errOut, code := dlsched(t, args...); code != 2 || out != "" || !strings.HasPrefix(errOut, "dlsched: ") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errOut)
+		}
+	}
+}
+
+// The dataflow command: --levels 5,3,8 in barrier mode on 4 PEs is 5 (the
+// model and the simulation); a deadlock exits 1 with the reason on stderr
+// and the JSON alone on stdout.
+func TestDataflowCLI(t *testing.T) {
+	out, _, code := dlsched(t, "dataflow", "--levels", "5,3,8", "--pes", "4", "--barrier", "--format", "json")
+	m := decodeJSON(t, out)
+	pred, sim := m["predicted"].(map[string]any), m["simulated"].(map[string]any)
+	if code != 0 || pred["E_m"].(float64) != 5 || sim["makespan"].(float64) != 5 || pred["pe_utilisation"].(float64) != 80 {
+		t.Fatalf("exit %d: %v %v", code, pred, sim)
+	}
+	dir := t.TempDir()
+	path := dir + "/loop.json"
+	os.WriteFile(path, []byte(`{"nodes": [{"id": 0}, {"id": 1}, {"id": 2}, {"id": 3}], "edges": [[0, 1], [1, 2], [2, 1, {"back": true}], [2, 3]],
+ "loops": [{"id": 0, "nodes": [1, 2], "iterations": 3, "control": 2, "parent": null}]}`), 0o644)
+	out, errOut, code := dlsched(t, "dataflow", "--graph", path, "--pes", "1", "--no-realloc", "--format", "json")
+	sim = decodeJSON(t, out)["simulated"].(map[string]any)
+	if code != 1 || sim["completed"] != false || !strings.Contains(errOut, "deadlock") || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+		t.Fatalf("exit %d, stderr %q, simulated %v", code, errOut, sim)
+	}
+	for _, args := range [][]string{
+		{"dataflow", "--levels", "5,x", "--pes", "2"},
+		{"dataflow", "--levels", "5,3", "--random", "10", "--pes", "2"},
+		{"dataflow", "--levels", "5,3", "--pes", "0"},
+		{"dataflow", "--graph", dir + "/missing.json", "--pes", "2"},
+		{"dataflow", "--graph", path, "--pes", "2", "--policy", "static"},
+		{"dataflow", "--levels", "5,3", "--pes", "2", "--bus-time", "1", "--ack-bus", "2"},
+	} {
+		if out, errOut, code := dlsched(t, args...); code != 2 || out != "" || !strings.HasPrefix(errOut, "dlsched: ") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errOut)
+		}
 	}
 }

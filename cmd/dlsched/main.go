@@ -38,6 +38,7 @@ func newApp() *cli.App {
 			mergeCommand(),
 			plotCommand(),
 			farmCommand(),
+			dataflowCommand(),
 		},
 		HideHelpCommand: true,
 		OnUsageError: func(c *cli.Context, err error, isSubcommand bool) error {

@@ -1,0 +1,484 @@
+// Package graph holds the dataflow graphs the dataflow machine executes: a
+// documented JSON format (docs/dataflow.md), readers for the Standard Task
+// Graph Set's text format (.stg) and Graphviz DOT, validation with errors
+// that name the node or construct, levels and the critical path, and
+// generators of levelled random programs.
+package graph
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+
+	gg "gonum.org/v1/gonum/graph"
+	"gonum.org/v1/gonum/graph/simple"
+	"gonum.org/v1/gonum/graph/topo"
+)
+
+// Kind is what a node does.
+type Kind string
+
+// The node kinds: an ordinary operation, a conditional's decision and
+// merge (a merge fires on one operand), and I-structure read and write.
+const (
+	Op       Kind = "op"
+	Decision Kind = "decision"
+	Merge    Kind = "merge"
+	Read     Kind = "read"
+	Write    Kind = "write"
+)
+
+// Node is one node of the graph.
+type Node struct {
+	ID   int     `json:"id"`
+	Kind Kind    `json:"kind,omitempty"`
+	Time float64 `json:"time"`
+	// Loc is the I-structure location of a read or write.
+	Loc string `json:"loc,omitempty"`
+}
+
+// Edge carries a value from From to To; a Back edge carries it to the
+// next iteration of the loop that contains both ends.
+type Edge struct {
+	From, To int
+	Back     bool
+}
+
+// MarshalJSON writes [u, v] or [u, v, {"back": true}].
+func (e Edge) MarshalJSON() ([]byte, error) {
+	if e.Back {
+		return json.Marshal([]any{e.From, e.To, map[string]bool{"back": true}})
+	}
+	return json.Marshal([2]int{e.From, e.To})
+}
+
+// UnmarshalJSON reads [u, v] or [u, v, {"back": true}].
+func (e *Edge) UnmarshalJSON(b []byte) error {
+	var raw []json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil || len(raw) < 2 || len(raw) > 3 {
+		return fmt.Errorf("edge %s: want [u, v] or [u, v, {\"back\": true}]", truncate(b))
+	}
+	if err := json.Unmarshal(raw[0], &e.From); err != nil {
+		return fmt.Errorf("edge %s: source is not an integer", truncate(b))
+	}
+	if err := json.Unmarshal(raw[1], &e.To); err != nil {
+		return fmt.Errorf("edge %s: target is not an integer", truncate(b))
+	}
+	e.Back = false
+	if len(raw) == 3 {
+		var opt struct {
+			Back bool `json:"back"`
+		}
+		if err := json.Unmarshal(raw[2], &opt); err != nil {
+			return fmt.Errorf("edge %s: options must be {\"back\": true|false}", truncate(b))
+		}
+		e.Back = opt.Back
+	}
+	return nil
+}
+
+func truncate(b []byte) string {
+	if len(b) > 40 {
+		return string(b[:40]) + "…"
+	}
+	return string(b)
+}
+
+// Cond is a conditional: the decision node's result (Outcome, or one
+// outcome per iteration of the loop around it in Outcomes) selects the
+// Then or the Else branch; Merge lists the nodes that join the branches.
+type Cond struct {
+	Decision int    `json:"decision"`
+	Then     []int  `json:"then"`
+	Else     []int  `json:"else"`
+	Merge    []int  `json:"merge"`
+	Outcome  bool   `json:"outcome"`
+	Outcomes []bool `json:"outcomes,omitempty"`
+}
+
+// OutcomeAt returns the decision's outcome in iteration it (of the
+// innermost loop around the decision).
+func (c *Cond) OutcomeAt(it int) bool {
+	if len(c.Outcomes) == 0 {
+		return c.Outcome
+	}
+	return c.Outcomes[it%len(c.Outcomes)]
+}
+
+// Loop is a loop: its body Nodes (nested loops included) run Iterations
+// times; Control is the node whose result decides termination; Parent is
+// the enclosing loop's ID, nil for an outermost loop.
+type Loop struct {
+	ID         int   `json:"id"`
+	Nodes      []int `json:"nodes"`
+	Iterations int   `json:"iterations"`
+	Control    int   `json:"control"`
+	Parent     *int  `json:"parent"`
+}
+
+// Graph is a dataflow graph. Node IDs are 0..len(Nodes)-1.
+type Graph struct {
+	Nodes []Node `json:"nodes"`
+	Edges []Edge `json:"edges"`
+	Conds []Cond `json:"conds,omitempty"`
+	Loops []Loop `json:"loops,omitempty"`
+}
+
+// MaxNodes bounds the graphs the readers and generators accept.
+const MaxNodes = 2_000_000
+
+// ReadJSON reads and validates a graph in the JSON format.
+func ReadJSON(r io.Reader) (*Graph, error) {
+	dec := json.NewDecoder(io.LimitReader(r, 1<<30))
+	dec.DisallowUnknownFields()
+	var g Graph
+	if err := dec.Decode(&g); err != nil {
+		return nil, fmt.Errorf("graph: JSON: %w", err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("graph: JSON: trailing data after the graph")
+	}
+	for i := range g.Nodes {
+		if g.Nodes[i].Kind == "" {
+			g.Nodes[i].Kind = Op
+		}
+	}
+	if err := g.Validate(); err != nil {
+		return nil, err
+	}
+	return &g, nil
+}
+
+// UnmarshalJSON defaults a missing node time to 1.
+func (n *Node) UnmarshalJSON(b []byte) error {
+	type plain Node
+	p := plain{Time: 1}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		return err
+	}
+	*n = Node(p)
+	return nil
+}
+
+// WriteJSON writes the graph in the JSON format.
+func (g *Graph) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(g)
+}
+
+// Validate checks the graph: node IDs 0..n−1 in order, known kinds, times
+// finite and >= 0, edges between existing nodes, forward edges acyclic (a
+// cycle needs a back edge), back edges inside a loop, every loop with
+// iterations >= 1 and a control node in its body, nested loops inside
+// their parent, conditionals naming a decision node and existing branch
+// nodes, reads and writes with a location, writes without successors.
+func (g *Graph) Validate() error {
+	n := len(g.Nodes)
+	if n == 0 {
+		return fmt.Errorf("graph: no nodes")
+	}
+	if n > MaxNodes {
+		return fmt.Errorf("graph: %d nodes, more than %d", n, MaxNodes)
+	}
+	for i, nd := range g.Nodes {
+		if nd.ID != i {
+			return fmt.Errorf("graph: node %d has id %d, want ids 0..%d in order", i, nd.ID, n-1)
+		}
+		switch nd.Kind {
+		case Op, Decision, Merge:
+		case Read, Write:
+			if nd.Loc == "" {
+				return fmt.Errorf("graph: node %d: %s without a loc", i, nd.Kind)
+			}
+		default:
+			return fmt.Errorf("graph: node %d: unknown kind %q, want op, decision, merge, read or write", i, nd.Kind)
+		}
+		if !(nd.Time >= 0) || math.IsInf(nd.Time, 0) {
+			return fmt.Errorf("graph: node %d: time %g, want a finite time >= 0", i, nd.Time)
+		}
+	}
+	for _, e := range g.Edges {
+		if e.From < 0 || e.From >= n || e.To < 0 || e.To >= n {
+			return fmt.Errorf("graph: edge [%d, %d]: unknown node (ids are 0..%d)", e.From, e.To, n-1)
+		}
+		if g.Nodes[e.From].Kind == Write && !e.Back {
+			return fmt.Errorf("graph: node %d: a write has successors (edge to %d)", e.From, e.To)
+		}
+	}
+	if _, err := g.forwardOrder(); err != nil {
+		return err
+	}
+	if err := g.validateLoops(); err != nil {
+		return err
+	}
+	return g.validateConds()
+}
+
+// forwardOrder returns a topological order of the forward edges.
+func (g *Graph) forwardOrder() ([]int, error) {
+	dg := simple.NewDirectedGraph()
+	for i := range g.Nodes {
+		dg.AddNode(simple.Node(i))
+	}
+	for _, e := range g.Edges {
+		if e.Back {
+			continue
+		}
+		if e.From == e.To {
+			return nil, fmt.Errorf("graph: node %d depends on itself without a back edge", e.From)
+		}
+		dg.SetEdge(simple.Edge{F: simple.Node(e.From), T: simple.Node(e.To)})
+	}
+	sorted, err := topo.SortStabilized(dg, func(ns []gg.Node) {
+		sort.Slice(ns, func(a, b int) bool { return ns[a].ID() < ns[b].ID() })
+	})
+	if err != nil {
+		var cyc []int
+		if u, ok := err.(topo.Unorderable); ok && len(u) > 0 {
+			for _, nd := range u[0] {
+				cyc = append(cyc, int(nd.ID()))
+			}
+			sort.Ints(cyc)
+		}
+		return nil, fmt.Errorf("graph: cycle without a back edge through nodes %v", cyc)
+	}
+	out := make([]int, len(sorted))
+	for i, nd := range sorted {
+		out[i] = int(nd.ID())
+	}
+	return out, nil
+}
+
+func (g *Graph) validateLoops() error {
+	n := len(g.Nodes)
+	byID := map[int]int{}
+	for k, l := range g.Loops {
+		if _, dup := byID[l.ID]; dup {
+			return fmt.Errorf("graph: loop %d defined twice", l.ID)
+		}
+		byID[l.ID] = k
+	}
+	for _, l := range g.Loops {
+		if l.Iterations < 1 {
+			return fmt.Errorf("graph: loop %d: iterations %d, want >= 1", l.ID, l.Iterations)
+		}
+		if len(l.Nodes) == 0 {
+			return fmt.Errorf("graph: loop %d: empty body", l.ID)
+		}
+		in := map[int]bool{}
+		for _, v := range l.Nodes {
+			if v < 0 || v >= n {
+				return fmt.Errorf("graph: loop %d: unknown node %d", l.ID, v)
+			}
+			in[v] = true
+		}
+		if !in[l.Control] {
+			return fmt.Errorf("graph: loop %d: control node %d is not in its body (a loop needs a control node)", l.ID, l.Control)
+		}
+		if l.Parent != nil {
+			k, ok := byID[*l.Parent]
+			if !ok {
+				return fmt.Errorf("graph: loop %d: unknown parent loop %d", l.ID, *l.Parent)
+			}
+			if *l.Parent == l.ID {
+				return fmt.Errorf("graph: loop %d is its own parent", l.ID)
+			}
+			outer := map[int]bool{}
+			for _, v := range g.Loops[k].Nodes {
+				outer[v] = true
+			}
+			for _, v := range l.Nodes {
+				if !outer[v] {
+					return fmt.Errorf("graph: loop %d: node %d is not in the parent loop %d", l.ID, v, *l.Parent)
+				}
+			}
+		}
+	}
+	// Every back edge lies inside a loop containing both ends.
+	for _, e := range g.Edges {
+		if !e.Back {
+			continue
+		}
+		if g.innermostCommon(e.From, e.To) < 0 {
+			return fmt.Errorf("graph: back edge [%d, %d] is not inside a loop containing both nodes", e.From, e.To)
+		}
+	}
+	// Loops nest: two loops share nodes only if one is inside the other.
+	for a := range g.Loops {
+		for b := a + 1; b < len(g.Loops); b++ {
+			if shares(g.Loops[a].Nodes, g.Loops[b].Nodes) && !g.inside(a, b) && !g.inside(b, a) {
+				return fmt.Errorf("graph: loops %d and %d overlap without nesting (set parent)", g.Loops[a].ID, g.Loops[b].ID)
+			}
+		}
+	}
+	return nil
+}
+
+func shares(a, b []int) bool {
+	in := map[int]bool{}
+	for _, v := range a {
+		in[v] = true
+	}
+	for _, v := range b {
+		if in[v] {
+			return true
+		}
+	}
+	return false
+}
+
+// inside reports whether loop a is (transitively) nested in loop b.
+func (g *Graph) inside(a, b int) bool {
+	for k := 0; k <= len(g.Loops); k++ {
+		p := g.Loops[a].Parent
+		if p == nil {
+			return false
+		}
+		for i := range g.Loops {
+			if g.Loops[i].ID == *p {
+				a = i
+				break
+			}
+		}
+		if a == b {
+			return true
+		}
+	}
+	return false
+}
+
+func (g *Graph) validateConds() error {
+	n := len(g.Nodes)
+	for k, c := range g.Conds {
+		if c.Decision < 0 || c.Decision >= n || g.Nodes[c.Decision].Kind != Decision {
+			return fmt.Errorf("graph: conditional %d: node %d is not a decision node", k, c.Decision)
+		}
+		for _, part := range [][]int{c.Then, c.Else, c.Merge} {
+			for _, v := range part {
+				if v < 0 || v >= n {
+					return fmt.Errorf("graph: conditional %d: unknown node %d", k, v)
+				}
+			}
+		}
+		if len(c.Merge) == 0 {
+			return fmt.Errorf("graph: conditional %d: no merge node", k)
+		}
+		for _, v := range c.Merge {
+			if g.Nodes[v].Kind != Merge {
+				return fmt.Errorf("graph: conditional %d: node %d is listed as a merge but has kind %s", k, v, g.Nodes[v].Kind)
+			}
+		}
+	}
+	return nil
+}
+
+// LoopsOf returns, for every node, the loops (indexes into g.Loops) that
+// contain it, outermost first.
+func (g *Graph) LoopsOf() [][]int {
+	out := make([][]int, len(g.Nodes))
+	depth := func(k int) int {
+		d := 0
+		for p := g.Loops[k].Parent; p != nil; d++ {
+			found := false
+			for i := range g.Loops {
+				if g.Loops[i].ID == *p {
+					p = g.Loops[i].Parent
+					found = true
+					break
+				}
+			}
+			if !found {
+				break
+			}
+		}
+		return d
+	}
+	for k, l := range g.Loops {
+		for _, v := range l.Nodes {
+			out[v] = append(out[v], k)
+		}
+	}
+	for v := range out {
+		sort.SliceStable(out[v], func(a, b int) bool { return depth(out[v][a]) < depth(out[v][b]) })
+	}
+	return out
+}
+
+// innermostCommon returns the innermost loop (index) containing both u and
+// v, or -1.
+func (g *Graph) innermostCommon(u, v int) int {
+	lo := g.LoopsOf()
+	best := -1
+	for _, a := range lo[u] {
+		for _, b := range lo[v] {
+			if a == b {
+				best = a // outermost first: the last match is the innermost
+			}
+		}
+	}
+	return best
+}
+
+// Levels returns each node's level: the length of the longest chain of
+// forward edges that ends at it (sources are level 0).
+func (g *Graph) Levels() []int {
+	order, err := g.forwardOrder()
+	if err != nil {
+		panic(err) // Validate first
+	}
+	preds := g.forwardPreds()
+	lv := make([]int, len(g.Nodes))
+	for _, v := range order {
+		for _, u := range preds[v] {
+			lv[v] = max(lv[v], lv[u]+1)
+		}
+	}
+	return lv
+}
+
+func (g *Graph) forwardPreds() [][]int {
+	preds := make([][]int, len(g.Nodes))
+	for _, e := range g.Edges {
+		if !e.Back {
+			preds[e.To] = append(preds[e.To], e.From)
+		}
+	}
+	return preds
+}
+
+// CriticalPath returns the longest sum of node times along forward edges
+// (loops counted once): the ideal execution time with unlimited PEs and
+// no delays, E_ideal.
+func (g *Graph) CriticalPath() float64 {
+	order, err := g.forwardOrder()
+	if err != nil {
+		panic(err)
+	}
+	preds := g.forwardPreds()
+	fin := make([]float64, len(g.Nodes))
+	best := 0.0
+	for _, v := range order {
+		st := 0.0
+		for _, u := range preds[v] {
+			st = math.Max(st, fin[u])
+		}
+		fin[v] = st + g.Nodes[v].Time
+		best = math.Max(best, fin[v])
+	}
+	return best
+}
+
+// TotalWork is the sum of the node times (loops counted once).
+func (g *Graph) TotalWork() float64 {
+	s := 0.0
+	for _, nd := range g.Nodes {
+		s += nd.Time
+	}
+	return s
+}

@@ -1,0 +1,164 @@
+package graph
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+)
+
+func TestReadJSONAndValidation(t *testing.T) {
+	g, err := ReadJSON(strings.NewReader(`{"nodes": [{"id": 0, "kind": "op", "time": 2}, {"id": 1}, {"id": 2, "kind": "write", "loc": "a"}],
+		"edges": [[0, 1], [1, 2]]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Nodes[1].Time != 1 || g.Nodes[1].Kind != Op || g.CriticalPath() != 4 || g.TotalWork() != 4 {
+		t.Fatalf("%+v", g)
+	}
+	var buf bytes.Buffer
+	if err := g.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if g2, err := ReadJSON(&buf); err != nil || len(g2.Edges) != 2 {
+		t.Fatalf("round trip: %v", err)
+	}
+	bad := map[string]string{
+		`{"nodes": [{"id": 0}], "edges": [[0, 5]]}`:                    "unknown node",
+		`{"nodes": [{"id": 0}, {"id": 1}], "edges": [[0, 1], [1, 0]]}`: "cycle without a back edge",
+		`{"nodes": [{"id": 0}, {"id": 1}], "edges": [[0, 1], [1, 0, {"back": true}]], "loops": [{"id": 0, "nodes": [0, 1], "iterations": 2, "control": 7, "parent": null}]}`: "control node",
+		`{"nodes": [{"id": 0, "kind": "write", "loc": "x"}, {"id": 1}], "edges": [[0, 1]]}`:                                                                                  "write has successors",
+		`{"nodes": [{"id": 0, "kind": "jump"}], "edges": []}`:                                                                                                                "unknown kind",
+		`{"nodes": [{"id": 1}], "edges": []}`:                                                                                                                                "ids 0..0",
+		`{"nodes": [{"id": 0}, {"id": 1}], "edges": [[1, 0, {"back": true}]]}`:                                                                                               "not inside a loop",
+		`{"nodes": [{"id": 0, "time": -1}], "edges": []}`:                                                                                                                    "time -1",
+		`{"nodes": [{"id": 0, "kind": "read"}], "edges": []}`:                                                                                                                "without a loc",
+		`{"nodes": [], "edges": []}`:                                                                                                                                         "no nodes",
+		`{"nodes": [{"id": 0}], "edges": [], "extra": 1}`:                                                                                                                    "unknown field",
+	}
+	for js, want := range bad {
+		if _, err := ReadJSON(strings.NewReader(js)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want one mentioning %q", js, err, want)
+		}
+	}
+}
+
+func TestLevelled(t *testing.T) {
+	g, err := Levelled([]int{5, 3, 8}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lv := g.Levels()
+	if len(g.Nodes) != 16 || len(g.Edges) != 15+24 || lv[0] != 0 || lv[5] != 1 || lv[15] != 2 || g.CriticalPath() != 3 {
+		t.Fatalf("%d nodes %d edges levels %v", len(g.Nodes), len(g.Edges), lv)
+	}
+}
+
+// The random program keeps its total work for every grain; a coarser
+// grain has fewer nodes.
+func TestRandomGrain(t *testing.T) {
+	var prev int
+	for _, grain := range []int{1, 2, 4, 8} {
+		g, err := Random(900, grain, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.TotalWork() != 900 {
+			t.Errorf("grain %d: work %g", grain, g.TotalWork())
+		}
+		if grain > 1 && len(g.Nodes) >= prev {
+			t.Errorf("grain %d: %d nodes, not fewer than %d", grain, len(g.Nodes), prev)
+		}
+		prev = len(g.Nodes)
+	}
+	a, _ := Random(300, 3, 11)
+	b, _ := Random(300, 3, 11)
+	var ba, bb bytes.Buffer
+	a.WriteJSON(&ba)
+	b.WriteJSON(&bb)
+	if ba.String() != bb.String() {
+		t.Error("same seed, different graphs")
+	}
+}
+
+// The four Standard Task Graph examples read as graphs whose work is the
+// sum of the task times in the file.
+func TestReadSTGFiles(t *testing.T) {
+	want := map[string]int{"sample04.stg": 52, "rand0000.stg": 52, "proto151.stg": 81, "proto000.stg": 453}
+	for name, n := range want {
+		f, err := os.Open("../../../../shared/data/stg/" + name)
+		if err != nil {
+			t.Skipf("shared data missing: %v", err)
+		}
+		g, err := ReadSTG(f)
+		f.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(g.Nodes) != n {
+			t.Errorf("%s: %d nodes, want %d (the tasks, the dummy exit, and the entry where the file has one)", name, len(g.Nodes), n)
+		}
+	}
+	// A tiny file, ids out of topological order, a wrapped record, a
+	// comment after the exit task.
+	g, err := ReadSTG(strings.NewReader("3\n0 0 0\n2 5 1\n 3\n3 4 1 0\n1 2 1 0\n4 0 1 2\nthis is a comment\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Nodes) != 5 || g.CriticalPath() != 9 || g.TotalWork() != 11 {
+		t.Fatalf("%+v cp %g", g, g.CriticalPath())
+	}
+	for _, bad := range []string{"", "x\n", "2\n0 0 0\n1 1 1 7\n", "2\n0 0 0\n0 1 0\n", "2\n1 1 1 2\n2 1 1 1\n3 0 1 2\n"} {
+		if _, err := ReadSTG(strings.NewReader(bad)); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+func TestReadDOT(t *testing.T) {
+	g, err := ReadDOT([]byte(`digraph { a [time=2]; b [size=3]; c; a -> b; a -> c; b -> c }`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Nodes) != 3 || g.CriticalPath() != 6 || g.TotalWork() != 6 {
+		t.Fatalf("%+v", g)
+	}
+	for _, bad := range []string{`digraph { a -> b; b -> a }`, `digraph { a [time=x] }`, `not dot`} {
+		if _, err := ReadDOT([]byte(bad)); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+func FuzzReadJSON(f *testing.F) {
+	f.Add(`{"nodes": [{"id": 0}], "edges": []}`)
+	f.Add(`{"nodes": [{"id": 0}, {"id": 1}], "edges": [[0, 1], [1, 0, {"back": true}]], "loops": [{"id": 0, "nodes": [0, 1], "iterations": 2, "control": 1, "parent": null}]}`)
+	f.Fuzz(func(t *testing.T, s string) {
+		g, err := ReadJSON(strings.NewReader(s))
+		if err == nil {
+			g.Levels()
+			g.CriticalPath()
+		}
+	})
+}
+
+func FuzzReadSTG(f *testing.F) {
+	f.Add("3\n0 0 0\n2 5 1 3\n3 4 1 0\n1 2 1 0\n4 0 1 2\n")
+	f.Add("1 5\n1 1 0\n2 0 1 1\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		g, err := ReadSTG(strings.NewReader(s))
+		if err == nil {
+			g.CriticalPath()
+		}
+	})
+}
+
+func FuzzReadDOT(f *testing.F) {
+	f.Add(`digraph { a [time=2]; a -> b }`)
+	f.Fuzz(func(t *testing.T, s string) {
+		g, err := ReadDOT([]byte(s))
+		if err == nil {
+			g.CriticalPath()
+		}
+	})
+}

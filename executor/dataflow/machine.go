@@ -1,0 +1,753 @@
+package dataflow
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/dlsched/dlsched/executor"
+	"github.com/dlsched/dlsched/executor/dataflow/graph"
+)
+
+// Policy is the scheduling strategy (Section 1).
+type Policy int
+
+const (
+	// Dynamic allocates one node at a time to a free PE (Section 1.1).
+	Dynamic Policy = iota
+	// Static divides the nodes among the PEs before the start (Section
+	// 1.2): node k of the (level, id) order goes to PE k mod p.
+	Static
+	// Quasi divides the graph into partitions of consecutive levels, each
+	// executed statically, one after the other (Section 1.3).
+	Quasi
+)
+
+// ParsePolicy reads "dynamic", "static" or "quasi".
+func ParsePolicy(s string) (Policy, error) {
+	switch s {
+	case "dynamic":
+		return Dynamic, nil
+	case "static":
+		return Static, nil
+	case "quasi":
+		return Quasi, nil
+	}
+	return 0, fmt.Errorf("dataflow: policy %q, want dynamic, static or quasi", s)
+}
+
+// String returns the policy's name.
+func (p Policy) String() string { return [...]string{"dynamic", "static", "quasi"}[p] }
+
+// Machine is the machine's configuration (times in the graph's unit).
+type Machine struct {
+	// PEs is p.
+	PEs int
+	// SchedulerDelay is the scheduler's constant delay per allocation.
+	SchedulerDelay float64
+	// ResultBus, AckBus and IStructureBus are the times one transfer
+	// holds each bus (FIFO, one transfer at a time).
+	ResultBus, AckBus, IStructureBus float64
+	// Barrier executes the graph level by level (Section 3.5).
+	Barrier bool
+	// Policy is the scheduling strategy; NoRealloc switches off same-loop
+	// reallocation; NoEager switches off eager allocation of nodes that
+	// are not yet enabled.
+	Policy    Policy
+	NoRealloc bool
+	NoEager   bool
+	// MaxEvents bounds a run (0: none).
+	MaxEvents int64
+}
+
+// MaxPEs bounds the machine.
+const MaxPEs = 100_000
+
+// Validate checks the configuration.
+func (m *Machine) Validate() error {
+	switch {
+	case m.PEs < 1 || m.PEs > MaxPEs:
+		return fmt.Errorf("dataflow: pes = %d, want 1..%d", m.PEs, MaxPEs)
+	case !(m.SchedulerDelay >= 0) || math.IsInf(m.SchedulerDelay, 0):
+		return fmt.Errorf("dataflow: scheduler delay %g, want a finite time >= 0", m.SchedulerDelay)
+	case !(m.ResultBus >= 0) || !(m.AckBus >= 0) || !(m.IStructureBus >= 0) || math.IsInf(m.ResultBus+m.AckBus+m.IStructureBus, 0):
+		return fmt.Errorf("dataflow: bus times %g, %g, %g: want finite times >= 0", m.ResultBus, m.AckBus, m.IStructureBus)
+	}
+	return nil
+}
+
+// IStructureError is a second write to a written location.
+type IStructureError struct {
+	Loc    string  `json:"loc"`
+	First  int     `json:"first_writer"`
+	Second int     `json:"second_writer"`
+	Time   float64 `json:"time"`
+}
+
+// Result is what a run observed (JSON names are part of the CLI contract).
+type Result struct {
+	Makespan  float64 `json:"makespan"`
+	Completed bool    `json:"completed"`
+	// Deadlock is the reason the run could not finish ("" when it did).
+	Deadlock string `json:"deadlock"`
+	// NodeInstances counts the node executions (loops unrolled, failed
+	// branches not executed).
+	NodeInstances int `json:"node_instances"`
+	// PEBusy[i] is the compute time of PE i+1; BusBusy the busy time of
+	// the result, acknowledgement and I-structure buses.
+	PEBusy  []float64          `json:"pe_busy"`
+	BusBusy map[string]float64 `json:"bus_busy"`
+	// DisregardTokens counts PEs released because their node's branch
+	// failed; Reallocations counts same-loop reallocations.
+	DisregardTokens int `json:"disregard_tokens"`
+	Reallocations   int `json:"reallocations"`
+	// IStructureErrors lists second writes; PendingReads counts reads
+	// still waiting for data at the end.
+	IStructureErrors []IStructureError `json:"istructure_errors"`
+	PendingReads     int               `json:"pending_reads"`
+	// Utilisation is the true busy fraction Σ compute/(p·makespan) in %.
+	Utilisation float64 `json:"pe_utilisation"`
+	Events      int64   `json:"events"`
+}
+
+// pe is a processing element.
+type pe struct {
+	idx     int
+	inbox   *executor.Mailbox[assignment]
+	kick    *executor.Mailbox[struct{}]
+	current int // instance held, -1
+	bound   int // loop node bound to this PE (-1)
+	outer   int // its outermost loop instance
+	busy    float64
+	free    bool
+	working bool  // computing or broadcasting (not waiting for operands)
+	set     []int // static/quasi: instances of its set, in order
+}
+
+type assignment struct {
+	inst  int
+	alloc bool // pay the scheduler delay and the allocation transfer
+}
+
+// machine is the state of one run.
+type machine struct {
+	cfg     *Machine
+	g       *graph.Graph
+	u       *unrolled
+	sim     *executor.Sim
+	pes     []*pe
+	buses   map[string]*executor.Resource
+	res     *Result
+	ready   []int // enabled, unallocated instances (kept sorted)
+	left    int   // instances not done
+	written map[string]int
+	readers map[string][]int
+	bound   map[int]int // loop node -> PE
+	level   int         // barrier mode: current level
+	levelN  []int       // barrier mode: instances left per level
+	parts   [][]int     // quasi: instance partitions
+	part    int
+	waiting int // PEs waiting to start the next quasi partition
+	// eagerOrder lists every instance in (level, node) order; eagerFrom
+	// skips its prefix of finished instances.
+	eagerOrder []int
+	eagerFrom  int
+	// dispatchPending: a scheduler run is queued for the current instant.
+	dispatchPending bool
+}
+
+// InputError reports a machine or graph that cannot be run, as opposed to
+// a failed or cancelled simulation.
+type InputError struct{ Err error }
+
+// Error returns the underlying message.
+func (e *InputError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the underlying error.
+func (e *InputError) Unwrap() error { return e.Err }
+
+// Run executes g on the machine. A run that cannot finish (a deadlock,
+// reads of locations never written) returns a Result with Completed false
+// and the reason in Deadlock, not an error.
+func Run(ctx context.Context, g *graph.Graph, cfg *Machine) (*Result, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, &InputError{err}
+	}
+	if cfg.Policy != Dynamic && len(g.Loops) > 0 {
+		return nil, &InputError{fmt.Errorf("dataflow: the %s policy is defined here for loop-free graphs (the graph has %d loops)", cfg.Policy, len(g.Loops))}
+	}
+	u, err := unroll(g)
+	if err != nil {
+		return nil, &InputError{err}
+	}
+	sim := executor.NewSim(executor.SimConfig{MaxEvents: cfg.MaxEvents})
+	m := &machine{cfg: cfg, g: g, u: u, sim: sim, written: map[string]int{}, readers: map[string][]int{}, bound: map[int]int{},
+		res: &Result{PEBusy: make([]float64, cfg.PEs), BusBusy: map[string]float64{}, IStructureErrors: []IStructureError{}},
+		buses: map[string]*executor.Resource{
+			"result":     executor.NewResource(sim, "result bus", 1),
+			"ack":        executor.NewResource(sim, "acknowledgement bus", 1),
+			"istructure": executor.NewResource(sim, "I-structure bus", 1),
+		}}
+	m.left = len(u.inst)
+	for _, in := range u.inst {
+		if in.need == 0 {
+			in.enabled = true
+		}
+	}
+	for i := 0; i < cfg.PEs; i++ {
+		p := &pe{idx: i, current: -1, bound: -1, outer: -1, free: true,
+			inbox: executor.NewMailbox[assignment](sim, fmt.Sprintf("PE %d", i+1), executor.Unbounded),
+			kick:  executor.NewMailbox[struct{}](sim, fmt.Sprintf("PE %d operands", i+1), 1)}
+		m.pes = append(m.pes, p)
+	}
+	if cfg.Barrier {
+		maxL := 0
+		for _, in := range u.inst {
+			maxL = max(maxL, in.level)
+		}
+		m.levelN = make([]int, maxL+1)
+		for _, in := range u.inst {
+			m.levelN[in.level]++
+		}
+	}
+	switch cfg.Policy {
+	case Static:
+		m.deal(m.order(nil))
+	case Quasi:
+		m.partition()
+	}
+	for _, in := range u.inst {
+		if in.enabled {
+			m.push(in.idx)
+		}
+	}
+	for _, p := range m.pes {
+		p := p
+		sim.SpawnDaemon(fmt.Sprintf("PE %d", p.idx+1), func(pr *executor.Proc) { m.peLoop(pr, p) })
+	}
+	sim.At(0, func() {
+		if cfg.Policy == Quasi {
+			m.startPartition()
+		}
+		m.dispatch()
+	})
+	if err := sim.Run(ctx); err != nil {
+		return nil, fmt.Errorf("dataflow: simulation: %w", err)
+	}
+	r := m.res
+	r.Events = sim.Events()
+	r.Completed = m.left == 0
+	for _, in := range u.inst {
+		if in.pending && !in.done {
+			r.PendingReads++
+		}
+	}
+	if !r.Completed {
+		r.Deadlock = m.deadlockReason()
+	}
+	total := 0.0
+	for i, p := range m.pes {
+		r.PEBusy[i] = p.busy
+		total += p.busy
+	}
+	for name, b := range m.buses {
+		r.BusBusy[name] = b.Stats().Busy
+	}
+	if r.Makespan > 0 {
+		r.Utilisation = 100 * total / (float64(cfg.PEs) * r.Makespan)
+	}
+	return r, nil
+}
+
+func (m *machine) less(a, b int) bool {
+	x, y := m.u.inst[a], m.u.inst[b]
+	if x.level != y.level {
+		return x.level < y.level
+	}
+	if x.node != y.node {
+		return x.node < y.node
+	}
+	return a < b
+}
+
+// push inserts an enabled instance into the ready list, in (level, node,
+// instance) order.
+func (m *machine) push(i int) {
+	k := sort.Search(len(m.ready), func(j int) bool { return m.less(i, m.ready[j]) })
+	m.ready = append(m.ready, 0)
+	copy(m.ready[k+1:], m.ready[k:])
+	m.ready[k] = i
+}
+
+func (m *machine) remove(i int) {
+	for k, x := range m.ready {
+		if x == i {
+			m.ready = append(m.ready[:k], m.ready[k+1:]...)
+			return
+		}
+	}
+}
+
+// order returns the instances of the given list (all when nil) in (level,
+// node, instance) order.
+func (m *machine) order(list []int) []int {
+	if list == nil {
+		for i := range m.u.inst {
+			list = append(list, i)
+		}
+	}
+	out := append([]int(nil), list...)
+	sort.SliceStable(out, func(a, b int) bool { return m.less(out[a], out[b]) })
+	return out
+}
+
+// deal gives instance k of the order to PE k mod p (the static policy).
+func (m *machine) deal(order []int) {
+	for _, p := range m.pes {
+		p.set = nil
+	}
+	for k, i := range order {
+		m.pes[k%len(m.pes)].set = append(m.pes[k%len(m.pes)].set, i)
+	}
+}
+
+// partition cuts the levels into consecutive bands of at least 4p
+// instances (the quasi-dynamic policy's partitions).
+func (m *machine) partition() {
+	order := m.order(nil)
+	var cur []int
+	for k, i := range order {
+		cur = append(cur, i)
+		last := k == len(order)-1
+		if last || (len(cur) >= 4*len(m.pes) && m.u.inst[order[k+1]].level != m.u.inst[i].level) {
+			m.parts = append(m.parts, cur)
+			cur = nil
+		}
+	}
+}
+
+func (m *machine) startPartition() {
+	m.deal(m.parts[m.part])
+	for _, p := range m.pes {
+		p.free = false
+		m.waiting++
+		p.inbox.Put(assignment{inst: -1, alloc: true}) // the partition's allocation message
+	}
+}
+
+// transfer holds a bus for its transfer time.
+func (m *machine) transfer(pr *executor.Proc, bus string, t float64) {
+	if t <= 0 {
+		return
+	}
+	b := m.buses[bus]
+	b.Acquire(pr)
+	pr.Wait(t)
+	b.Release()
+}
+
+// peLoop is a PE: it executes the assignments the scheduler sends.
+func (m *machine) peLoop(pr *executor.Proc, p *pe) {
+	for {
+		a := p.inbox.Recv(pr)
+		if a.inst < 0 { // quasi: a new partition's allocation
+			pr.Wait(m.cfg.SchedulerDelay)
+			m.transfer(pr, "ack", m.cfg.AckBus)
+			m.waiting--
+			p.free = true
+			m.dispatch()
+			continue
+		}
+		m.execute(pr, p, a)
+	}
+}
+
+// execute runs one assignment on PE p (the PE state diagram of Section
+// 3.4): allocation, waiting for operands, the I-structure, computing,
+// broadcasting the result and waiting for its acknowledgement.
+func (m *machine) execute(pr *executor.Proc, p *pe, a assignment) {
+	in := m.u.inst[a.inst]
+	if a.alloc && m.cfg.Policy == Dynamic {
+		pr.Wait(m.cfg.SchedulerDelay)
+		m.transfer(pr, "ack", m.cfg.AckBus)
+	}
+	for !in.enabled && !in.failed && p.current == in.idx {
+		p.kick.Recv(pr) // eager allocation: wait for the operands
+	}
+	if p.current != in.idx {
+		return // revoked: the PE has a new assignment in its inbox
+	}
+	if in.failed { // the "disregard" token released the PE
+		m.release(p)
+		return
+	}
+	p.working = true
+	if in.kind == graph.Read && !in.dataReady {
+		m.transfer(pr, "istructure", m.cfg.IStructureBus) // request
+		if _, ok := m.written[in.loc]; !ok {
+			m.transfer(pr, "istructure", m.cfg.IStructureBus) // "not-available"
+			in.pending, in.allocated = true, -1
+			m.readers[in.loc] = append(m.readers[in.loc], in.idx)
+			p.working = false
+			m.release(p)
+			return
+		}
+		m.transfer(pr, "istructure", m.cfg.IStructureBus) // the data
+	}
+	pr.Wait(in.time)
+	p.busy += in.time
+	m.res.NodeInstances++
+	if in.kind == graph.Write {
+		m.transfer(pr, "istructure", m.cfg.IStructureBus)
+		m.write(pr, in)
+	} else {
+		m.transfer(pr, "result", m.cfg.ResultBus)
+		m.transfer(pr, "ack", m.cfg.AckBus)
+	}
+	p.working = false
+	m.finish(pr, in)
+	if p.bound >= 0 && p.bound == in.node && m.loopRunning(p.outer) {
+		p.current = -1 // stays with its loop node for the next iteration
+		m.dispatch()
+		return
+	}
+	m.release(p)
+}
+
+func (m *machine) loopRunning(outer int) bool { return outer >= 0 && m.u.outerSize[outer] > 0 }
+
+// write performs an I-structure write: a second write to a location is an
+// error (recorded, the run goes on); pending reads get their data.
+func (m *machine) write(pr *executor.Proc, in *instance) {
+	if first, ok := m.written[in.loc]; ok {
+		m.res.IStructureErrors = append(m.res.IStructureErrors, IStructureError{Loc: in.loc, First: first, Second: in.node, Time: pr.Now()})
+		return
+	}
+	m.written[in.loc] = in.node
+	readers := m.readers[in.loc]
+	delete(m.readers, in.loc)
+	if len(readers) == 0 {
+		return
+	}
+	// The I-structure PE sends the data on its bus, then the scheduler
+	// allocates each read again.
+	m.sim.Spawn("I-structure "+in.loc, func(ip *executor.Proc) {
+		for _, ri := range readers {
+			m.transfer(ip, "istructure", m.cfg.IStructureBus)
+			r := m.u.inst[ri]
+			r.pending, r.dataReady = false, true
+			if r.enabled && !r.done {
+				m.push(ri)
+			}
+		}
+		m.dispatch()
+	})
+}
+
+// finish marks an instance done and enables its successors; a decision
+// cancels its failed branch; the end of a loop frees its PEs.
+func (m *machine) finish(pr *executor.Proc, in *instance) {
+	in.done = true
+	m.left--
+	m.res.Makespan = pr.Now()
+	if m.cfg.Barrier {
+		m.levelN[in.level]--
+	}
+	for _, ci := range in.cancels {
+		m.cancel(ci)
+	}
+	for _, si := range in.succs {
+		s := m.u.inst[si]
+		if s.done || s.failed {
+			continue
+		}
+		if s.need > 0 {
+			s.need--
+		}
+		if s.need == 0 && !s.enabled {
+			s.enabled = true
+			if s.allocated >= 0 {
+				m.pes[s.allocated].kick.Put(struct{}{})
+			} else if !s.pending {
+				m.push(si)
+			}
+		}
+	}
+	if in.outer >= 0 {
+		m.u.outerSize[in.outer]--
+		if m.u.outerSize[in.outer] == 0 {
+			for _, p := range m.pes {
+				if p.outer == in.outer {
+					delete(m.bound, p.bound)
+					p.bound, p.outer = -1, -1
+					if p.current < 0 && !p.free {
+						p.free = true
+					}
+				}
+			}
+		}
+	}
+	if m.left == 0 {
+		m.sim.Stop()
+	}
+}
+
+// cancel deletes an instance of a failed branch: a PE holding it gets a
+// "disregard" token.
+func (m *machine) cancel(i int) {
+	in := m.u.inst[i]
+	if in.done || in.failed {
+		return
+	}
+	in.failed = true
+	in.done = true
+	m.left--
+	if m.cfg.Barrier {
+		m.levelN[in.level]--
+	}
+	if in.outer >= 0 {
+		m.u.outerSize[in.outer]--
+	}
+	m.remove(i)
+	if in.allocated >= 0 {
+		m.res.DisregardTokens++
+		m.pes[in.allocated].kick.Put(struct{}{})
+	}
+}
+
+// release frees a PE and lets the scheduler use it.
+func (m *machine) release(p *pe) {
+	if p.current >= 0 {
+		m.u.inst[p.current].allocated = -1
+	}
+	p.current = -1
+	if p.bound >= 0 && m.loopRunning(p.outer) {
+		m.dispatch() // still bound to its loop
+		return
+	}
+	if p.bound >= 0 {
+		delete(m.bound, p.bound)
+		p.bound, p.outer = -1, -1
+	}
+	p.free = true
+	m.dispatch()
+}
+
+// assign gives instance i to PE p.
+func (m *machine) assign(p *pe, i int, alloc bool) {
+	in := m.u.inst[i]
+	m.remove(i)
+	p.free = false
+	p.current = i
+	in.allocated = p.idx
+	if in.outer >= 0 && m.cfg.Policy == Dynamic {
+		p.bound, p.outer = in.node, in.outer
+		m.bound[in.node] = p.idx
+	}
+	p.inbox.Put(assignment{inst: i, alloc: alloc})
+}
+
+// dispatch asks the scheduler to run once every event of the current
+// instant has been handled, so that it sees every node enabled and every
+// PE freed at this time (list scheduling decides on all of them at once).
+func (m *machine) dispatch() {
+	if m.dispatchPending {
+		return
+	}
+	m.dispatchPending = true
+	m.sim.At(m.sim.Now(), func() {
+		m.dispatchPending = false
+		m.schedule()
+	})
+}
+
+// schedule is the scheduler: it gives enabled instances to free PEs in
+// (level, node) order, loop nodes to the PE already holding them, and,
+// when nothing enabled is left, allocates not-yet-enabled nodes eagerly.
+func (m *machine) schedule() {
+	if m.cfg.Policy != Dynamic {
+		m.dispatchStatic()
+		return
+	}
+	if m.cfg.Barrier {
+		for m.level < len(m.levelN) && m.levelN[m.level] == 0 {
+			m.level++
+		}
+	}
+	for k := 0; k < len(m.ready); {
+		i := m.ready[k]
+		in := m.u.inst[i]
+		if m.cfg.Barrier && in.level != m.level {
+			k++
+			continue
+		}
+		if q, ok := m.bound[in.node]; ok && m.pes[q].outer == in.outer {
+			if p := m.pes[q]; p.current < 0 {
+				m.assign(p, i, false) // the result is captured by the PE holding the node
+				continue
+			}
+			k++
+			continue
+		}
+		if p := m.freePE(); p != nil {
+			m.assign(p, i, true)
+			continue
+		}
+		if in.outer >= 0 && !m.cfg.NoRealloc {
+			if p := m.idleInLoop(in.outer); p != nil {
+				delete(m.bound, p.bound)
+				m.res.Reallocations++
+				m.assign(p, i, true)
+				continue
+			}
+		}
+		if p := m.revocable(in); p != nil {
+			old := p.current
+			m.u.inst[old].allocated = -1
+			m.u.inst[old].eager = false
+			m.assign(p, i, true)
+			p.kick.Put(struct{}{})
+			continue
+		}
+		k++
+	}
+	if m.cfg.NoEager || m.cfg.Barrier {
+		return
+	}
+	for p := m.freePE(); p != nil; p = m.freePE() {
+		i := m.eagerCandidate()
+		if i < 0 {
+			return
+		}
+		m.u.inst[i].eager = true
+		m.assign(p, i, true)
+	}
+}
+
+func (m *machine) freePE() *pe {
+	for _, p := range m.pes {
+		if p.free {
+			return p
+		}
+	}
+	return nil
+}
+
+// idleInLoop returns a PE bound to the loop instance that is waiting for
+// its node's next iteration (same-loop reallocation, Section 2.2).
+func (m *machine) idleInLoop(outer int) *pe {
+	for _, p := range m.pes {
+		if p.outer == outer && p.current < 0 && !p.free {
+			return p
+		}
+	}
+	return nil
+}
+
+// revocable returns a PE holding an eagerly allocated, not yet enabled,
+// non-loop node that an enabled node may take (the remedy for eager
+// allocation deadlocks; docs/dataflow.md): the latest in (level, node)
+// order.
+func (m *machine) revocable(in *instance) *pe {
+	var best *pe
+	for _, p := range m.pes {
+		if p.current < 0 || p.working {
+			continue
+		}
+		c := m.u.inst[p.current]
+		if !c.eager || c.enabled || c.outer >= 0 {
+			continue
+		}
+		if best == nil || m.less(m.u.inst[best.current].idx, c.idx) {
+			best = p
+		}
+	}
+	if best != nil && m.less(in.idx, best.current) {
+		return best
+	}
+	return nil
+}
+
+// eagerCandidate is the first unallocated instance in (level, node) order
+// that is not enabled, not cancelled, not a pending read, and not a loop
+// node already held by a PE.
+func (m *machine) eagerCandidate() int {
+	if m.eagerOrder == nil {
+		m.eagerOrder = m.order(nil)
+	}
+	for m.eagerFrom < len(m.eagerOrder) && m.u.inst[m.eagerOrder[m.eagerFrom]].done {
+		m.eagerFrom++
+	}
+	for _, i := range m.eagerOrder[m.eagerFrom:] {
+		in := m.u.inst[i]
+		if in.done || in.enabled || in.allocated >= 0 || in.pending || in.failed {
+			continue
+		}
+		if _, ok := m.bound[in.node]; ok {
+			continue
+		}
+		return i
+	}
+	return -1
+}
+
+// dispatchStatic gives each free PE the first enabled instance of its set.
+func (m *machine) dispatchStatic() {
+	if m.cfg.Policy == Quasi && m.waiting == 0 && m.part < len(m.parts) {
+		doneAll := true
+		for _, i := range m.parts[m.part] {
+			if !m.u.inst[i].done {
+				doneAll = false
+				break
+			}
+		}
+		if doneAll && m.part+1 < len(m.parts) {
+			m.part++
+			m.startPartition()
+			return
+		}
+	}
+	for _, p := range m.pes {
+		if !p.free {
+			continue
+		}
+		for _, i := range p.set {
+			in := m.u.inst[i]
+			if in.enabled && !in.done && in.allocated < 0 && !in.pending && !in.failed {
+				m.assign(p, i, false)
+				break
+			}
+		}
+	}
+}
+
+func (m *machine) deadlockReason() string {
+	var waiting, pending int
+	for _, in := range m.u.inst {
+		if in.done {
+			continue
+		}
+		if in.pending {
+			pending++
+		} else {
+			waiting++
+		}
+	}
+	held := 0
+	for _, p := range m.pes {
+		if p.outer >= 0 {
+			held++
+		}
+	}
+	var parts []string
+	parts = append(parts, fmt.Sprintf("deadlock at t=%g: %d node instances cannot run", m.sim.Now(), waiting+pending))
+	if pending > 0 {
+		parts = append(parts, fmt.Sprintf("%d reads wait for locations never written", pending))
+	}
+	if held == len(m.pes) && m.cfg.NoRealloc {
+		parts = append(parts, "every PE is held by a loop and same-loop reallocation is off")
+	}
+	return strings.Join(parts, "; ")
+}
