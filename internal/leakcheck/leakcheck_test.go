@@ -19,7 +19,13 @@ func TestCheckFailsOnLeak(t *testing.T) {
 	ft := &fakeT{TB: t}
 	func() {
 		defer func() { recover() }()
-		Check(ft, func() { go func() { <-stop }() })
+		// Three leaked goroutines: an unrelated goroutine ending meanwhile
+		// cannot hide them.
+		Check(ft, func() {
+			for i := 0; i < 3; i++ {
+				go func() { <-stop }()
+			}
+		})
 	}()
 	if !ft.failed {
 		t.Fatal("a goroutine blocked forever was not reported")
