@@ -278,24 +278,43 @@ func legendWidth(c Chart, leg plot.Legend) vg.Length {
 	if longest == 0 {
 		return 0
 	}
-	return leg.ThumbnailWidth + vg.Length(longest)*leg.TextStyle.Font.Size*0.55 + vg.Points(14)
+	return leg.ThumbnailWidth + vg.Length(longest)*leg.TextStyle.Font.Size*0.43 + vg.Points(8)
 }
 
-// drawChart draws c in the canvas: the legend in a column to the right of
-// the data, where it cannot hide a point.
+// drawChart draws c in the canvas: the title and note centred over the
+// whole width, the legend in a column to the right of the data, where it
+// cannot hide a point.
 func drawChart(dc draw.Canvas, c Chart) error {
 	p, leg, _, err := build(c)
 	if err != nil {
 		return err
 	}
-	lw := legendWidth(c, leg)
+	title := p.Title.Text
+	p.Title.Text = ""
 	area := dc
-	if lw > 0 {
-		area = draw.Crop(dc, 0, -lw, 0, 0)
+	if title != "" {
+		style := p.Title.TextStyle
+		lines := strings.Split(title, "\n")
+		lh := style.Font.Size * 1.25
+		style.XAlign, style.YAlign = draw.XCenter, draw.YTop
+		mid := (dc.Min.X + dc.Max.X) / 2
+		for i, line := range lines {
+			st := style
+			if i > 0 {
+				st.Font.Size = style.Font.Size * 0.85
+			}
+			dc.FillText(st, vg.Point{X: mid, Y: dc.Max.Y - vg.Length(i)*lh}, line)
+		}
+		area = draw.Crop(dc, 0, 0, 0, -lh*vg.Length(len(lines))-vg.Points(4))
 	}
-	p.Draw(area)
+	lw := legendWidth(c, leg)
+	plotArea := area
 	if lw > 0 {
-		la := draw.Crop(dc, dc.Max.X-dc.Min.X-lw+vg.Points(6), 0, 0, -vg.Points(28))
+		plotArea = draw.Crop(area, 0, -lw, 0, 0)
+	}
+	p.Draw(plotArea)
+	if lw > 0 {
+		la := draw.Crop(area, area.Max.X-area.Min.X-lw+vg.Points(6), 0, 0, 0)
 		leg.Top = true
 		leg.Left = true
 		leg.Draw(la)

@@ -155,3 +155,40 @@ func TestDataflowCLI(t *testing.T) {
 		}
 	}
 }
+
+// The compare command: the JSON contract; every makespan at least the
+// lower bound; bad input exits 2.
+func TestCompareCLI(t *testing.T) {
+	out, errOut, code := dlsched(t, "compare", "--topology", "star", "--m", "4", "--S", "1e-3", "--C", "1e-6", "--A", "1e-3",
+		"--D", "1e4", "--V", "5e3", "--slow", "2@0=0.2", "--tasks", "100", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	m := decodeJSON(t, out)
+	lb := m["lower_bound"].(float64)
+	if lb != 1.25 || m["lower_bound_method"] == "" || m["best"] != "dls-known" {
+		t.Fatalf("lower bound %v, method %v, best %v", lb, m["lower_bound_method"], m["best"])
+	}
+	for _, r := range m["rows"].([]any) {
+		row := r.(map[string]any)
+		for _, k := range []string{"strategy", "tasks", "makespan", "messages", "verified", "completed", "note"} {
+			if _, ok := row[k]; !ok {
+				t.Errorf("row lacks %s: %v", k, row)
+			}
+		}
+		if row["skipped"] != true && row["makespan"].(float64) < lb {
+			t.Errorf("%v below the bound", row)
+		}
+	}
+	for _, args := range [][]string{
+		{"compare", "--topology", "ring", "--m", "2", "--S", "0", "--C", "0", "--A", "1", "--V", "1"},
+		{"compare", "--topology", "star", "--m", "2", "--S", "0", "--C", "0", "--A", "1", "--V", "1", "--slow", "5@0=0.5"},
+		{"compare", "--topology", "star", "--m", "2", "--S", "0", "--C", "0", "--A", "1", "--V", "1", "--tasks", "0"},
+		{"compare", "--topology", "star", "--m", "2", "--k", "2", "--S", "0", "--C", "0", "--A", "1", "--V", "1"},
+		{"compare", "--topology", "star", "--m", "2", "--S", "0", "--C", "0", "--A", "1", "--V", "1", "--strategies", "magic"},
+	} {
+		if out, errOut, code := dlsched(t, args...); code != 2 || out != "" || !strings.HasPrefix(errOut, "dlsched: ") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errOut)
+		}
+	}
+}

@@ -39,6 +39,7 @@ func newApp() *cli.App {
 			plotCommand(),
 			farmCommand(),
 			dataflowCommand(),
+			compareCommand(),
 		},
 		HideHelpCommand: true,
 		OnUsageError: func(c *cli.Context, err error, isSubcommand bool) error {

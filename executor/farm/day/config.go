@@ -102,8 +102,13 @@ type Config struct {
 	// (harness A's original PRI ALT); the default is local first.
 	DistantFirst bool
 	// JobsPerWorker overrides the w·100 jobs (the list, repeated); 0 keeps
-	// the thesis's 100 per worker.
+	// the thesis's 100 per worker. TotalJobs, if > 0, overrides both.
 	JobsPerWorker int
+	TotalJobs     int
+	// ConstantJobs makes every job take JobTime (no length list);
+	// ExplicitResult takes ResultBytes as given, 0 included (otherwise 0
+	// means "as long as the job message").
+	ConstantJobs, ExplicitResult bool
 }
 
 // MaxWorkers bounds a farm before anything is allocated.
@@ -117,7 +122,7 @@ func (c *Config) setupBytes() float64 {
 }
 
 func (c *Config) resultBytes() float64 {
-	if c.ResultBytes > 0 {
+	if c.ExplicitResult || c.ResultBytes > 0 {
 		return c.ResultBytes
 	}
 	return c.MessageBytes
@@ -132,6 +137,9 @@ func (c *Config) bidir() float64 {
 
 // jobTime returns the time of job k (list order, repeated).
 func (c *Config) jobTime(k int) float64 {
+	if c.ConstantJobs {
+		return c.JobTime
+	}
 	l := JobLengths[k%len(JobLengths)]
 	if c.DelayLoop > 0 {
 		return math.Floor(float64(l*c.DelayLoop)/100) * 10e-6
@@ -149,6 +157,9 @@ func (c *Config) meanJobTime() float64 {
 }
 
 func (c *Config) jobs() int {
+	if c.TotalJobs > 0 {
+		return c.TotalJobs
+	}
 	per := c.JobsPerWorker
 	if per == 0 {
 		per = len(JobLengths)

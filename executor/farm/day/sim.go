@@ -21,8 +21,12 @@ type Result struct {
 	// started its first job; null for a worker that got none (a
 	// communication-bound line starves its far end).
 	FirstJobStart []*float64 `json:"first_job_start"`
-	// Messages counts link transfers (jobs and results).
-	Messages int64 `json:"messages"`
+	// Messages counts link transfers (jobs and results); Bytes their
+	// sizes (set-up not included).
+	Messages int64   `json:"messages"`
+	Bytes    float64 `json:"bytes"`
+	// Busy[k] is the CPU time of worker k+1 (jobs and stolen cycles).
+	Busy []float64 `json:"busy"`
 	// Events is the number of kernel events.
 	Events int64 `json:"events"`
 }
@@ -209,6 +213,7 @@ func Simulate(ctx context.Context, c *Config) (*Result, error) {
 				steal(from)
 				d.transfer(p, jobBytes, bw, factor)
 				res.Messages++
+				res.Bytes += c.MessageBytes
 				switch {
 				case from == nil:
 				case h.P > 0:
@@ -260,6 +265,7 @@ func Simulate(ctx context.Context, c *Config) (*Result, error) {
 				steal(from)
 				d.transfer(p, resBytes, bw, factor)
 				res.Messages++
+				res.Bytes += c.resultBytes()
 				from.rUsed--
 				switch {
 				case to == nil:
@@ -408,7 +414,9 @@ func Simulate(ctx context.Context, c *Config) (*Result, error) {
 		work += c.jobTime(k)
 	}
 	res.Efficiency = work / (float64(w) * res.Makespan)
+	res.Busy = make([]float64, w)
 	for k, x := range ws {
+		res.Busy[k] = x.cpu.BusyTime()
 		res.JobsPerWorker[k] = x.done
 		if x.started {
 			first := x.first

@@ -164,8 +164,12 @@ type Result struct {
 	// RedundantDiscarded.
 	RedundantDiscarded int `json:"redundant_discarded"`
 	ResultMessages     int `json:"result_messages"`
-	// Messages counts every message sent (assignments, READY, DONE).
-	Messages int `json:"messages"`
+	// Messages counts every message sent (assignments, READY, DONE);
+	// Bytes their sizes.
+	Messages int     `json:"messages"`
+	Bytes    float64 `json:"bytes"`
+	// Busy[i] is the time node i+1 spent computing.
+	Busy []float64 `json:"busy"`
 	// Work is the work the nodes completed plus the host's w_h per result
 	// (work units); Speedup, Efficiency and CorrectedEfficiency follow the
 	// report's definitions with T_seq = Σ f_j on one node of speed 1.
@@ -232,6 +236,7 @@ func Simulate(ctx context.Context, cfg *Config) (*Result, error) {
 					nodeWork += work[j]
 					pr.Wait(msgTime(cfg.ResultBytes))
 					res.Messages++
+					res.Bytes += cfg.ResultBytes
 					host.Put(message{node: i, kind: done, job: j})
 				}
 				jobs := inbox[i].Recv(pr)
@@ -297,6 +302,7 @@ func Simulate(ctx context.Context, cfg *Config) (*Result, error) {
 			}
 			pr.Wait(msgTime(cfg.JobBytes * float64(len(jobs))))
 			res.Messages++
+			res.Bytes += cfg.JobBytes * float64(len(jobs))
 			inbox[m.node].Put(jobs)
 		}
 		for i := range inbox { // DIE
@@ -308,6 +314,10 @@ func Simulate(ctx context.Context, cfg *Config) (*Result, error) {
 		return nil, fmt.Errorf("nepp: simulation: %w", err)
 	}
 	res.Events = sim.Events()
+	res.Busy = make([]float64, p)
+	for i, c := range cpus {
+		res.Busy[i] = c.BusyTime()
+	}
 	res.Results = h.results
 	res.Completed = h.results == J
 	res.MissingJobs = []int{}

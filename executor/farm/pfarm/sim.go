@@ -30,6 +30,11 @@ type SimOptions struct {
 	Progress func(done, total int)
 	// MaxEvents bounds the kernel events (0: none).
 	MaxEvents int64
+	// NoRootWorker makes the root a pure distributor (no local worker)
+	// and FreeHostLink makes the host's link cost nothing: together they
+	// put the load's owner at the root of the tree, as a divisible-load
+	// platform has it (dlsched compare).
+	NoRootWorker, FreeHostLink bool
 }
 
 // Result is what a simulation observed.
@@ -107,11 +112,15 @@ func Simulate(ctx context.Context, t *topology.FarmTree, p *Params, opt SimOptio
 	nodes := make([]*node, n)
 	for v := range nodes {
 		name := strconv.Itoa(v + 1)
+		tc, rc := taskCost, resultCost
+		if v == 0 && opt.FreeHostLink {
+			tc, rc = func(task) float64 { return 0 }, func(task) float64 { return 0 }
+		}
 		nd := &node{
 			cpu: executor.NewCPU(sim, "cpu"+name),
-			taskIn: executor.NewChannel(sim, executor.ChannelConfig[task]{Name: "tasks→" + name, Cost: taskCost,
+			taskIn: executor.NewChannel(sim, executor.ChannelConfig[task]{Name: "tasks→" + name, Cost: tc,
 				Size: func(task) float64 { return p.Dt }}),
-			resultOut: executor.NewChannel(sim, executor.ChannelConfig[task]{Name: "results←" + name, Cost: resultCost,
+			resultOut: executor.NewChannel(sim, executor.ChannelConfig[task]{Name: "results←" + name, Cost: rc,
 				Size: func(task) float64 { return p.Dr }}),
 			mgrIn:     executor.NewMailbox[task](sim, "manager"+name, 0),
 			workerReq: executor.NewMailbox[int](sim, "worker request"+name, 0),
@@ -127,6 +136,9 @@ func Simulate(ctx context.Context, t *topology.FarmTree, p *Params, opt SimOptio
 		nd.cases = make([][]executor.Case, max(k, 1))
 		for r := range nd.cases {
 			cs := []executor.Case{nd.workerReq.Case(func(int) { nd.chosen = -1 })}
+			if v == 0 && opt.NoRootWorker {
+				cs = cs[:0]
+			}
 			for q := 0; q < k; q++ {
 				j := (r + q) % k
 				cs = append(cs, nd.outReq[j].Case(func(int) { nd.chosen = j }))
@@ -164,19 +176,21 @@ func Simulate(ctx context.Context, t *topology.FarmTree, p *Params, opt SimOptio
 				nd.outBox[j].Send(pr, tk)
 			}
 		})
-		sim.SpawnDaemon("worker"+name, func(pr *executor.Proc) {
-			for {
-				nd.workerReq.Send(pr, 0)
-				tk := nd.workerBox.Recv(pr)
-				if res.TasksPerWorker[v] == 0 {
-					firstAt[v] = pr.Now()
+		if !(v == 0 && opt.NoRootWorker) {
+			sim.SpawnDaemon("worker"+name, func(pr *executor.Proc) {
+				for {
+					nd.workerReq.Send(pr, 0)
+					tk := nd.workerBox.Recv(pr)
+					if res.TasksPerWorker[v] == 0 {
+						firstAt[v] = pr.Now()
+					}
+					nd.cpu.Compute(pr, tk.time, executor.Low)
+					res.TasksPerWorker[v]++
+					tk.local = true
+					nd.results.Put(tk)
 				}
-				nd.cpu.Compute(pr, tk.time, executor.Low)
-				res.TasksPerWorker[v]++
-				tk.local = true
-				nd.results.Put(tk)
-			}
-		})
+			})
+		}
 		for j, c := range t.Children[v] {
 			child := nodes[c]
 			sim.SpawnDaemon("outlink"+name+"."+strconv.Itoa(j+1), func(pr *executor.Proc) {

@@ -1,0 +1,110 @@
+package compare
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/dlsched/dlsched/plotting"
+)
+
+// WriteJSON writes the report as indented JSON.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+func g(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
+
+// Describe renders the platform in one line.
+func (p *Platform) Describe() string {
+	shape := fmt.Sprintf("star of %d workers", p.M)
+	switch p.Topology {
+	case "chain":
+		shape = fmt.Sprintf("chain of %d workers below the master", p.M)
+	case "kary":
+		shape = fmt.Sprintf("%d-ary tree of %d worker levels (%d workers) below the master", p.K, p.Depth, p.Workers())
+	}
+	s := fmt.Sprintf("%s; S=%s C=%s A=%s D=%s V=%s", shape, g(p.S), g(p.C), g(p.A), g(float64(p.D)), g(p.V))
+	if p.ResultPerUnit > 0 {
+		s += ", results " + g(p.ResultPerUnit) + " per unit"
+	}
+	for _, x := range p.Slows {
+		s += fmt.Sprintf("; worker %d at %s× speed from t=%s", x.Worker, g(x.Factor), g(x.At))
+	}
+	for _, x := range p.Crashes {
+		s += fmt.Sprintf("; worker %d crashes at t=%s", x.Worker, g(x.At))
+	}
+	return s
+}
+
+// WriteTable writes one line per strategy and task count.
+func (r *Report) WriteTable(w io.Writer) error {
+	fmt.Fprintf(w, "compare on a %s\n", r.Platform.Describe())
+	fmt.Fprintf(w, "lower bound %s (%s)\n", g(r.LowerBound), r.LowerBoundMethod)
+	fmt.Fprintf(w, "%-10s %6s %12s %7s %9s %12s %6s %8s %9s  %s\n", "strategy", "tasks", "makespan", "ratio", "messages", "units moved", "util", "verified", "completed", "note")
+	for _, x := range r.Rows {
+		tasks := "-"
+		if x.Tasks > 0 {
+			tasks = strconv.Itoa(x.Tasks)
+		}
+		if x.Skipped {
+			fmt.Fprintf(w, "%-10s %6s %12s %7s %9s %12s %6s %8s %9s  skipped: %s\n", x.Strategy, tasks, "-", "-", "-", "-", "-", "-", "-", x.Note)
+			continue
+		}
+		ratio := "-"
+		if x.Ratio > 0 {
+			ratio = strconv.FormatFloat(x.Ratio, 'f', 3, 64)
+		}
+		fmt.Fprintf(w, "%-10s %6s %12s %7s %9d %12s %6.3f %8v %9v  %s\n", x.Strategy, tasks, g(x.Makespan), ratio, x.Messages, g(x.Units), x.Utilisation, x.Verified, x.Completed, x.Note)
+	}
+	fmt.Fprintf(w, "best: %s\n", r.Best)
+	return nil
+}
+
+// Chart draws makespan against the task count (log axis) for the farming
+// strategies, the divisible-load schedules as horizontal lines.
+func (r *Report) Chart() plotting.Chart {
+	c := plotting.Chart{Title: "Planning against farming", Note: r.Platform.Describe(), XLabel: "tasks M (load cut into M equal tasks)",
+		YLabel: "makespan (s)", LogX: true}
+	var xmin, xmax float64
+	for _, x := range r.Rows {
+		if x.Tasks > 0 {
+			if xmin == 0 || float64(x.Tasks) < xmin {
+				xmin = float64(x.Tasks)
+			}
+			if float64(x.Tasks) > xmax {
+				xmax = float64(x.Tasks)
+			}
+		}
+	}
+	if xmin == 0 {
+		xmin, xmax = 1, 10
+	}
+	if xmax == xmin {
+		xmax = xmin * 10
+	}
+	for _, s := range Strategies {
+		ser := plotting.Series{Name: s}
+		for _, x := range r.Rows {
+			if x.Strategy != s || x.Skipped || !x.Completed {
+				continue
+			}
+			if x.Tasks == 0 {
+				ser.X, ser.Y = []float64{xmin, xmax}, []float64{x.Makespan, x.Makespan}
+				ser.Style = plotting.Line
+				ser.Name = s + " (planned)"
+			} else {
+				ser.X, ser.Y = append(ser.X, float64(x.Tasks)), append(ser.Y, x.Makespan)
+			}
+		}
+		if len(ser.X) > 0 {
+			c.Series = append(c.Series, ser)
+		}
+	}
+	c.Series = append(c.Series, plotting.Series{Name: "lower bound", X: []float64{xmin, xmax}, Y: []float64{r.LowerBound, r.LowerBound}, Style: plotting.Line})
+
+	return c
+}
