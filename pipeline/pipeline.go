@@ -187,6 +187,9 @@ func SolvePattern(p *formulations.Problem, pat formulations.Pattern, opt Options
 			}
 			out.Attempts = append(out.Attempts, at)
 			lastErr = err
+			if so.Context != nil && so.Context.Err() != nil {
+				return out, fmt.Errorf("pipeline: %s LP with %d messages: %w", p.Kind, len(pat), err)
+			}
 			var se *solver.StatusError
 			if errors.As(err, &se) && (se.Status == solver.Infeasible || se.Status == solver.Unbounded) {
 				out.Status = se.Status
@@ -203,7 +206,7 @@ func SolvePattern(p *formulations.Problem, pat formulations.Pattern, opt Options
 		// and gives the duals that certification needs.
 		if inc, ok := opt.Solver.(solver.Incremental); ok && !opt.NoRetry {
 			t1 := time.Now()
-			pol := solver.Options{Algorithm: solver.Dual, PrimalTolerance: 1e-12, DualTolerance: 1e-12, LogLevel: so.LogLevel}
+			pol := solver.Options{Algorithm: solver.Dual, PrimalTolerance: 1e-12, DualTolerance: 1e-12, LogLevel: so.LogLevel, Context: so.Context}
 			if sol, err := inc.Resolve(pol); err == nil {
 				out.record(nw, model, lay, sol, schedule.Attempt{Algorithm: "dual polish", Presolve: "off",
 					Status: sol.Status.String(), Iterations: sol.Iterations, Seconds: time.Since(t1).Seconds()})

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -75,7 +76,12 @@ type StatusError struct {
 	Solver string // backend name, e.g. "clp"
 	Status Status
 	Detail string // backend-specific detail, may be empty
+	// Cause is the error behind the status, e.g. a cancelled context.
+	Cause error
 }
+
+// Unwrap returns the cause.
+func (e *StatusError) Unwrap() error { return e.Cause }
 
 // Error implements error.
 func (e *StatusError) Error() string {
@@ -146,6 +152,9 @@ type Options struct {
 	MaxSeconds    float64
 	// LogLevel is the backend's verbosity; 0 is silent.
 	LogLevel int
+	// Context, if set, stops the solve when it is cancelled (within a
+	// second for Clp; the solve returns an error wrapping ctx.Err()).
+	Context context.Context
 }
 
 // Solution is what a solver returns.

@@ -131,8 +131,8 @@ func Run(ctx context.Context, sp *Spec, path string, opt Options) (Summary, erro
 			defer wg.Done()
 			for pt := range jobs {
 				r := SolvePoint(ctx, pt, s, opt.Run)
-				if ctx.Err() != nil && r.VerifyCanceled() {
-					continue // left for the next run
+				if ctx.Err() != nil && (r.VerifyCanceled() || r.Status == StatusFailed) {
+					continue // interrupted: left for the next run
 				}
 				rows <- r
 			}
@@ -205,12 +205,14 @@ func statusOf(err error) string {
 }
 
 // pipelineOptions returns the solve options of rc with solver s.
-func pipelineOptions(rc RunConfig, s solver.Solver) (pipeline.Options, error) {
+func pipelineOptions(ctx context.Context, rc RunConfig, s solver.Solver) (pipeline.Options, error) {
 	form, err := formulations.ParseForm(rc.Form)
 	if err != nil {
 		return pipeline.Options{}, err
 	}
-	return pipeline.Options{Solver: s, Form: form, NoPrune: !rc.Prune, Tolerance: rc.Tolerance, Auto: true}, nil
+	po := pipeline.Options{Solver: s, Form: form, NoPrune: !rc.Prune, Tolerance: rc.Tolerance, Auto: true}
+	po.Base.Context = ctx
+	return po, nil
 }
 
 // SolvePoint solves one point with solver s and returns its row; it never
@@ -257,7 +259,7 @@ func SolvePoint(ctx context.Context, pt Point, s solver.Solver, rc RunConfig) (r
 		row.Error = fmt.Sprintf("n=%d stages give %.3g messages, more than %d for one LP", n, msgs, MaxMessages)
 		return row
 	}
-	po, err := pipelineOptions(rc, s)
+	po, err := pipelineOptions(ctx, rc, s)
 	if err != nil {
 		return fail(err)
 	}

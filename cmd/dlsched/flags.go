@@ -82,6 +82,9 @@ func parseProblem(c *cli.Context) (*formulations.Problem, error) {
 		return nil, usagef("invalid --topology %s: want star, tree or binomial", c.String("topology"))
 	}
 	p := &formulations.Problem{Kind: kind, Buffers: 1}
+	if err := refuseInapplicable(c, kind); err != nil {
+		return nil, err
+	}
 	switch kind {
 	case topology.Star:
 		// With --procs, m defaults to the number of processors listed.
@@ -173,4 +176,24 @@ func parseStages(c *cli.Context, p *formulations.Problem) (int, error) {
 		return 0, usage(&pipeline.StagesError{N: n, NMin: nmin})
 	}
 	return n, nil
+}
+
+// refuseInapplicable refuses flags that do not apply to the topology
+// instead of silently ignoring them.
+func refuseInapplicable(c *cli.Context, kind topology.Kind) error {
+	var bad []string
+	switch kind {
+	case topology.Star:
+		bad = []string{"p", "h", "order", "buffers", "relay"}
+	case topology.Tree:
+		bad = []string{"m", "procs"}
+	case topology.Binomial:
+		bad = []string{"m", "procs", "buffers"}
+	}
+	for _, name := range bad {
+		if c.IsSet(name) {
+			return usagef("invalid --%s: it does not apply to --topology %s", name, kind)
+		}
+	}
+	return nil
 }

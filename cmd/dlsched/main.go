@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 )
@@ -27,9 +28,9 @@ func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format
 func newApp() *cli.App {
 	// --h is the tree height, so help keeps only its long name.
 	cli.HelpFlag = &cli.BoolFlag{Name: "help", Usage: "show help"}
-	return &cli.App{
+	app := &cli.App{
 		Name:  "dlsched",
-		Usage: "optimal divisible-load schedules with limited communication buffers",
+		Usage: "optimal divisible-load schedules with limited communication buffers, farms and dataflow machines",
 		Commands: []*cli.Command{
 			solveCommand(),
 			verifyCommand(),
@@ -46,7 +47,41 @@ func newApp() *cli.App {
 			return usage(err)
 		},
 		ExitErrHandler: func(*cli.Context, error) {},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usagef("unknown command %q: want one of %s", c.Args().First(), commandNames(c.App.Commands))
+			}
+			return cli.ShowAppHelp(c)
+		},
 	}
+	// A usage error in any command is one line on stderr and exit 2, never
+	// the help on stdout; an unknown subcommand is a usage error too.
+	var walk func(cs []*cli.Command)
+	walk = func(cs []*cli.Command) {
+		for _, c := range cs {
+			c.OnUsageError = func(_ *cli.Context, err error, _ bool) error { return usage(err) }
+			if len(c.Subcommands) > 0 {
+				subs := c.Subcommands
+				c.Action = func(ctx *cli.Context) error {
+					if ctx.NArg() > 0 {
+						return usagef("unknown %s command %q: want one of %s", ctx.Command.Name, ctx.Args().First(), commandNames(subs))
+					}
+					return cli.ShowSubcommandHelp(ctx)
+				}
+				walk(subs)
+			}
+		}
+	}
+	walk(app.Commands)
+	return app
+}
+
+func commandNames(cs []*cli.Command) string {
+	var names []string
+	for _, c := range cs {
+		names = append(names, c.Name)
+	}
+	return strings.Join(names, ", ")
 }
 
 func main() {
@@ -54,16 +89,32 @@ func main() {
 }
 
 // run executes the CLI and returns the exit status: 0 success, 1 failure,
-// 2 bad usage. Errors are printed as one line on stderr.
-func run(args []string) int {
-	err := newApp().Run(args)
+// 2 bad usage, 130/143 after SIGINT/SIGTERM. Errors are printed as one line
+// on stderr; a panic (a bug) is reported as one line too, never as a stack
+// dump.
+func run(args []string) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(os.Stderr, "dlsched: internal error: %v (please report it)\n", oneLine(fmt.Sprint(r)))
+			code = 1
+		}
+	}()
+	ctx, stop := signalContext()
+	defer stop()
+	err := newApp().RunContext(ctx, args)
+	if sig := caughtSignal(ctx); sig != 0 {
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "dlsched: "+oneLine(err.Error()))
+		}
+		return sig
+	}
 	if err == nil {
 		return 0
 	}
 	var ex cli.ExitCoder
 	if errors.As(err, &ex) {
 		if msg := err.Error(); msg != "" {
-			fmt.Fprintln(os.Stderr, "dlsched: "+msg)
+			fmt.Fprintln(os.Stderr, "dlsched: "+oneLine(msg))
 		}
 		return ex.ExitCode()
 	}

@@ -84,6 +84,7 @@ func pipelineOptions(c *cli.Context) (pipeline.Options, func(), error) {
 		return opt, nil, err
 	}
 	opt.Solver = s
+	opt.Base.Context = c.Context
 	return opt, func() { backends.Close(s) }, nil
 }
 

@@ -7,10 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/dlsched/dlsched/internal/atomicfile"
@@ -221,13 +219,9 @@ func sweepAction(c0 *cli.Context) error {
 		}
 		opt.Progress = func(done, total int) { _ = bar.Set(done) }
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	go func() {
-		<-ctx.Done()
-		stop() // a second signal kills at once; the file stays consistent
-	}()
-	sum, err := sweep.Run(ctx, sp, journal, opt)
+	// SIGINT/SIGTERM cancel c.Context (signals.go); a second signal kills
+	// at once, and the results file stays consistent either way.
+	sum, err := sweep.Run(c.Context, sp, journal, opt)
 	if bar != nil {
 		_ = bar.Finish()
 	}

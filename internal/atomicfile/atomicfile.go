@@ -13,7 +13,22 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 )
+
+// pending holds the temporary files being written, for RemovePending.
+var pending sync.Map
+
+// RemovePending deletes the temporary files of writes in progress; a
+// program that must exit at once (a second Ctrl-C, a watchdog) calls it
+// so that no partial output is left behind.
+func RemovePending() {
+	pending.Range(func(k, _ any) bool {
+		os.Remove(k.(string))
+		pending.Delete(k)
+		return true
+	})
+}
 
 // Write writes the content fill produces to path (see the package
 // comment): atomically for a regular or new file, through a symlink to its
@@ -94,6 +109,8 @@ func replace(path string, fill func(w io.Writer) error) (err error) {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	tmp := f.Name()
+	pending.Store(tmp, struct{}{})
+	defer pending.Delete(tmp)
 	done := false
 	defer func() {
 		if !done { // an error, or a panic in fill

@@ -277,9 +277,19 @@ func (p *Problem) solveInitial(opt solver.Options) (*solver.Solution, error) {
 	defer C.ClpSolve_delete(so)
 	C.ClpSolve_setSolveType(so, C.int(method), -1)
 	C.ClpSolve_setPresolveType(so, C.int(presolve), -1)
+	// Switch Clp's own SIGINT handler off: it would swallow Ctrl-C and let
+	// the solve go on; cancellation comes through opt.Context instead.
+	C.ClpSolve_setSpecialOption(so, 2, 1, -1)
 	C.Clp_setNumberIterations(p.model, 0)
 	p.setTimeLimit(opt)
+	if err := ctxErr(opt); err != nil {
+		return nil, err
+	}
+	stop := p.watch(opt)
 	C.Clp_initialSolveWithOptions(p.model, so)
+	if stop() {
+		return nil, &solver.StatusError{Solver: name, Status: solver.Failed, Detail: "solve stopped", Cause: opt.Context.Err()}
+	}
 	iters := int(C.Clp_numberIterations(p.model))
 	alg := opt.Algorithm.String()
 	if opt.Algorithm == solver.Barrier {
@@ -493,3 +503,36 @@ func (p *Problem) primalTolerance() float64 { return float64(C.Clp_primalToleran
 func (p *Problem) dualTolerance() float64   { return float64(C.Clp_dualTolerance(p.model)) }
 func (p *Problem) scalingFlag() int         { return int(C.Clp_scalingFlag(p.model)) }
 func (p *Problem) logLevel() int            { return int(C.Clp_logLevel(p.model)) }
+
+func ctxErr(opt solver.Options) error {
+	if opt.Context == nil || opt.Context.Err() == nil {
+		return nil
+	}
+	return &solver.StatusError{Solver: name, Status: solver.Failed, Detail: "solve not started", Cause: opt.Context.Err()}
+}
+
+// watch stops the running solve when opt.Context is cancelled, the way
+// Clp's own signal handler does: by setting the iteration limit to 0,
+// which the simplex and barrier loops test at every iteration. The
+// returned function ends the watch and reports whether it fired.
+func (p *Problem) watch(opt solver.Options) func() bool {
+	if opt.Context == nil || opt.Context.Done() == nil {
+		return func() bool { return false }
+	}
+	model := p.model
+	done := make(chan struct{})
+	fired := make(chan bool, 1)
+	go func() {
+		select {
+		case <-opt.Context.Done():
+			C.Clp_setMaximumIterations(model, 0)
+			fired <- true
+		case <-done:
+			fired <- false
+		}
+	}()
+	return func() bool {
+		close(done)
+		return <-fired
+	}
+}

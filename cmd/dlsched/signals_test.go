@@ -1,0 +1,70 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// SIGINT during a long Clp solve stops it within a second, exits 130 and
+// leaves no output file; SIGTERM exits 143 (issue 16: Clp's own handler
+// swallowed the signal and the solve went on).
+func TestSignalsStopASolve(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a solve of several seconds")
+	}
+	for _, sig := range []struct {
+		s    syscall.Signal
+		code int
+	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
+		out := filepath.Join(t.TempDir(), "big.json")
+		cmd := exec.Command(binary, "solve", "--topology", "star", "--m", "10", "--S", "1e-3", "--C", "1e-6", "--A", "1e-3",
+			"--V", "5e6", "--D", "1666.6667", "--stages", "3000", "--no-verify", "--no-prune", "--out", out)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(700 * time.Millisecond)
+		t0 := time.Now()
+		cmd.Process.Signal(sig.s)
+		err := cmd.Wait()
+		el := time.Since(t0)
+		ee, ok := err.(*exec.ExitError)
+		if !ok || ee.ExitCode() != sig.code {
+			t.Fatalf("%v: %v (stderr %q), want exit %d", sig.s, err, stderr.String(), sig.code)
+		}
+		if el > 1500*time.Millisecond {
+			t.Errorf("%v: stopped after %v, want about a second at most", sig.s, el)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%v: an output file was left", sig.s)
+		}
+		matches, _ := filepath.Glob(filepath.Join(filepath.Dir(out), ".big.json.tmp-*"))
+		if len(matches) > 0 {
+			t.Errorf("%v: temporary files left: %v", sig.s, matches)
+		}
+	}
+}
+
+// Usage errors are one line on stderr with exit 2 and nothing on stdout:
+// unknown flags, unknown commands and subcommands, flags that do not apply.
+func TestUsageContract(t *testing.T) {
+	for _, args := range [][]string{
+		{"solve", "--bogus"},
+		{"frobnicate"},
+		{"farm", "zzz"},
+		{"solve", "--topology", "star", "--m", "2", "--p", "3", "--S", "1", "--C", "1", "--A", "1", "--D", "inf", "--V", "1"},
+		{"solve", "--topology", "binomial", "--p", "2", "--h", "3", "--buffers", "2", "--S", "1", "--C", "1", "--A", "1", "--D", "inf", "--V", "1"},
+		{"solve", "--topology", "tree", "--p", "2", "--h", "3", "--m", "4", "--S", "1", "--C", "1", "--A", "1", "--D", "inf", "--V", "1"},
+	} {
+		out, errOut, code := dlsched(t, args...)
+		if code != 2 || out != "" || bytes.Count([]byte(errOut), []byte("\n")) != 1 {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errOut)
+		}
+	}
+}
