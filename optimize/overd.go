@@ -41,6 +41,8 @@ func (r StageRule) String() string {
 // Default grid and refinement sizes of OverD.
 const (
 	DefaultPoints = 9
+	// MaxPoints bounds the grid, checked before it is allocated.
+	MaxPoints     = 1000
 	DefaultRefine = 8
 )
 
@@ -117,14 +119,14 @@ func OverD(p *formulations.Problem, opt DOptions) (*DResult, error) {
 	if opt.Points == 0 {
 		opt.Points = DefaultPoints
 	}
-	if opt.Points < 2 {
-		return nil, &RangeError{Flag: "points", Value: fmt.Sprint(opt.Points), Want: "an integer >= 2"}
+	if opt.Points < 2 || opt.Points > MaxPoints {
+		return nil, &RangeError{Flag: "points", Value: fmt.Sprint(opt.Points), Want: fmt.Sprintf("an integer from 2 to %d", MaxPoints)}
 	}
 	if opt.Refine == 0 {
 		opt.Refine = DefaultRefine
 	}
-	if opt.Within < 0 || math.IsNaN(opt.Within) {
-		return nil, &RangeError{Flag: "within", Value: fmt.Sprint(opt.Within), Want: "a number >= 0"}
+	if !(opt.Within >= 0 && opt.Within <= 1) {
+		return nil, &RangeError{Flag: "within", Value: fmt.Sprint(opt.Within), Want: "a fraction from 0 to 1"}
 	}
 	if opt.Stages == StagesFixed && opt.N < 1 {
 		return nil, &RangeError{Flag: "stages", Value: fmt.Sprint(opt.N), Want: "an integer >= 1"}
@@ -228,6 +230,13 @@ func OverD(p *formulations.Problem, opt DOptions) (*DResult, error) {
 	}
 	res.Curve = sorted(seen)
 	res.Best = best()
+	if math.IsInf(float64(res.Best.Cmax), 1) {
+		why := strings.Join(notes, "; ")
+		if why == "" {
+			why = "every evaluated D gave no feasible schedule"
+		}
+		return nil, &NothingFeasibleError{Over: fmt.Sprintf("D in [%g, %g]", opt.DMin, opt.DMax), Why: why}
+	}
 	tau := float64(res.Best.Cmax) * (1 + opt.Within)
 	for _, pt := range res.Curve {
 		if float64(pt.Cmax) <= tau {

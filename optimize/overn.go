@@ -342,3 +342,14 @@ type RangeError struct {
 func (e *RangeError) Error() string {
 	return fmt.Sprintf("invalid --%s %s: want %s", e.Flag, e.Value, e.Want)
 }
+
+// NothingFeasibleError reports a search in which no evaluated point gave a
+// schedule (every LP infeasible or refused); Why gives the reasons.
+type NothingFeasibleError struct {
+	Over, Why string
+}
+
+// Error implements error.
+func (e *NothingFeasibleError) Error() string {
+	return fmt.Sprintf("optimize over %s: nothing is feasible: %s", e.Over, e.Why)
+}

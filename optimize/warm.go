@@ -53,15 +53,13 @@ func (e *warmEngine) close() { e.model, e.nw, e.lay = nil, nil, nil }
 
 // build makes the model of capacity stages (not yet loaded).
 func (e *warmEngine) build(capacity int) bool {
-	nw, err := formulations.NewNetwork(e.p, formulations.FullPattern(e.p, capacity))
-	if err != nil {
+	opt := e.opt
+	opt.Form = formulations.FormCompact
+	if pipeline.CheckSize(e.p, capacity, opt) != nil {
 		return false
 	}
-	limit := e.opt.MaxModelBytes
-	if limit <= 0 {
-		limit = pipeline.DefaultMaxModelBytes
-	}
-	if nw.Estimate(formulations.FormCompact).Bytes() > limit {
+	nw, err := formulations.NewNetwork(e.p, formulations.FullPattern(e.p, capacity))
+	if err != nil {
 		return false
 	}
 	e.nw = nw

@@ -49,16 +49,34 @@ func (o *Options) tol() float64 {
 	return DefaultTolerance
 }
 
-// SizeError reports a model larger than the memory limit.
+// SizeError reports a model larger than the memory limit; it is returned
+// before the model (or anything in proportion to it) is built.
 type SizeError struct {
 	Estimate formulations.SizeEstimate
 	Limit    int64
 }
 
-// Error implements error; it names the --max-memory flag.
+// Error implements error.
 func (e *SizeError) Error() string {
-	return fmt.Sprintf("invalid --max-memory %d: the LP needs about %d MB (%d variables, %d constraints, %d nonzeros); raise --max-memory or use fewer stages",
-		e.Limit>>20, e.Estimate.Bytes()>>20, e.Estimate.Vars, e.Estimate.Rows, e.Estimate.Nonzeros)
+	return fmt.Sprintf("the LP needs about %d MB (%d variables, %d constraints, %d nonzeros), more than the memory limit of %d MB",
+		e.Estimate.Bytes()>>20, e.Estimate.Vars, e.Estimate.Rows, e.Estimate.Nonzeros, e.Limit>>20)
+}
+
+func (o *Options) limit() int64 {
+	if o.MaxModelBytes > 0 {
+		return o.MaxModelBytes
+	}
+	return DefaultMaxModelBytes
+}
+
+// CheckSize returns a *SizeError if the LP of the full n-stage pattern is
+// estimated to need more memory than opt allows. It allocates nothing in
+// proportion to n.
+func CheckSize(p *formulations.Problem, n int, opt Options) error {
+	if est := p.EstimateFull(n, opt.Form); est.Bytes() > opt.limit() {
+		return &SizeError{Estimate: est, Limit: opt.limit()}
+	}
+	return nil
 }
 
 // StagesError reports a stage count below n_min.
@@ -155,12 +173,8 @@ func SolvePattern(p *formulations.Problem, pat formulations.Pattern, opt Options
 	if err != nil {
 		return nil, err
 	}
-	limit := opt.MaxModelBytes
-	if limit <= 0 {
-		limit = DefaultMaxModelBytes
-	}
-	if est := nw.Estimate(opt.Form); est.Bytes() > limit {
-		return nil, &SizeError{Estimate: est, Limit: limit}
+	if est := nw.Estimate(opt.Form); est.Bytes() > opt.limit() {
+		return nil, &SizeError{Estimate: est, Limit: opt.limit()}
 	}
 	sc := formulations.NewScale(p)
 	model, lay := nw.Build(opt.Form, sc)
@@ -307,6 +321,9 @@ func Solve(p *formulations.Problem, n int, opt Options) (*schedule.Schedule, err
 	nmin := p.NMin()
 	if n < nmin {
 		return nil, &StagesError{N: n, NMin: nmin}
+	}
+	if err := CheckSize(p, n, opt); err != nil {
+		return nil, err
 	}
 	start := time.Now()
 	pat := formulations.FullPattern(p, n)

@@ -124,6 +124,8 @@ type Hop struct {
 	// Start and End delimit the transfer: End = Start + S + C·Load.
 	Start float64 `json:"start"`
 	End   float64 `json:"end"`
+
+	stated Field // fields present in the JSON it was read from
 }
 
 // Chunk is one message of the schedule: the load sent in one stage to one
@@ -144,6 +146,8 @@ type Chunk struct {
 	// on each destination processor.
 	ComputeStart float64 `json:"compute_start"`
 	ComputeEnd   float64 `json:"compute_end"`
+
+	stated Field // fields present in the JSON it was read from
 }
 
 // Dest returns the chunk's destination: the processor for a star, the layer
@@ -239,6 +243,8 @@ type Schedule struct {
 	Pruning      *Removed      `json:"pruning,omitempty"`
 	Solve        *SolveInfo    `json:"solve,omitempty"`
 	Verification *Verification `json:"verification,omitempty"`
+
+	stated Field // fields present in the JSON it was read from
 }
 
 // ProcessorsUsed returns the distinct destinations that receive positive

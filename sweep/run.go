@@ -16,6 +16,7 @@ import (
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solver"
 	"github.com/dlsched/dlsched/solver/backends"
+	"github.com/dlsched/dlsched/topology"
 )
 
 // MaxMessages is the largest number of messages (stages × destinations)
@@ -263,6 +264,22 @@ func SolvePoint(ctx context.Context, pt Point, s solver.Solver, rc RunConfig) (r
 	if err != nil {
 		return fail(err)
 	}
+	if pt.Stages.Policy != StagesOpt {
+		if err := pipeline.CheckSize(&p, n, po); err != nil {
+			return fail(err)
+		}
+	}
+	if rc.Verify {
+		// Refuse before solving: a row must not say "optimal" and then
+		// fail its verification for want of memory.
+		b := replay.EstimateBytes(p.Kind, p.M, p.P, p.H, float64(n)*p.Processors())
+		if b > pipeline.DefaultMaxModelBytes {
+			row.Status = StatusSkipped
+			row.Error = (&replay.SizeError{Nodes: topology.TotalNodes(p.Kind, p.M, p.P, p.H), Bytes: b, Limit: pipeline.DefaultMaxModelBytes}).Error() +
+				"; set run.verify = false to solve without verification"
+			return row
+		}
+	}
 	t1 := time.Now()
 	var sch *schedule.Schedule
 	searchLPs := 0
@@ -289,7 +306,7 @@ func SolvePoint(ctx context.Context, pt Point, s solver.Solver, rc RunConfig) (r
 	}
 	if rc.Verify {
 		t2 := time.Now()
-		v, err := replay.Verify(sch, replay.Options{Context: ctx})
+		v, err := replay.Verify(sch, replay.Options{Context: ctx, MaxBytes: pipeline.DefaultMaxModelBytes})
 		row.VerifySeconds = time.Since(t2).Seconds()
 		if err != nil {
 			if ctx.Err() != nil {

@@ -195,7 +195,38 @@ func Parse(name, text string) (*Spec, error) {
 			return nil, err
 		}
 	}
+	if n := sp.Size(); n > MaxPoints {
+		return nil, &SpecError{File: name, Field: "problem", Msg: fmt.Sprintf("the grids have %.4g points, more than %d (split the spec)", n, MaxPoints)}
+	}
 	return sp, nil
+}
+
+// MaxPoints bounds the points of a spec, checked before they are expanded
+// (a point and its key take a few hundred bytes; the paper's figure set
+// has 3,255).
+const MaxPoints = 1_000_000
+
+// Size returns the number of points of the spec's grids before repeats
+// are dropped (an upper bound on len(Points())), without expanding them.
+func (sp *Spec) Size() float64 {
+	total := 0.0
+	for gi := range sp.Grids {
+		g := &sp.Grids[gi]
+		common := float64(len(g.S)) * float64(len(g.C)) * float64(len(g.A)) * float64(len(g.D)) * float64(len(g.V)) * float64(len(g.Stages))
+		for _, kind := range g.Topology {
+			shapes := 0.0
+			switch kind {
+			case topology.Star:
+				shapes = float64(len(g.M))
+			case topology.Tree:
+				shapes = float64(len(g.Order)) * float64(len(g.Buffers)) * float64(len(g.P)) * float64(len(g.H))
+			case topology.Binomial:
+				shapes = float64(len(g.Order)) * float64(len(g.P)) * float64(len(g.H))
+			}
+			total += shapes * common
+		}
+	}
+	return total
 }
 
 func oneLine(s string) string {

@@ -22,6 +22,16 @@ func isUsage(err error) bool {
 	return errors.As(err, &fe) || errors.As(err, &se) || errors.As(err, &ze)
 }
 
+// minMemoryMB and maxMemoryMB bound --max-memory: below 16 MB not even a
+// small LP fits, above 1 TB is a typo.
+const minMemoryMB, maxMemoryMB = 16, 1 << 20
+
+// sizeUsage turns a memory refusal of the library into a usage error that
+// names the flag and what else would help.
+func sizeUsage(err error, alternative string) error {
+	return usagef("%v: raise --max-memory or %s", err, alternative)
+}
+
 // problemFlags are the flags that describe a problem (solve, optimize).
 func problemFlags() []cli.Flag {
 	return []cli.Flag{

@@ -13,6 +13,7 @@ import (
 	"github.com/dlsched/dlsched/pipeline"
 	"github.com/dlsched/dlsched/solver"
 	"github.com/dlsched/dlsched/solver/backends"
+	"github.com/dlsched/dlsched/topology"
 	"github.com/urfave/cli/v2"
 )
 
@@ -22,7 +23,7 @@ func solverFlags() []cli.Flag {
 		&cli.StringFlag{Name: "algorithm", Value: "auto", Usage: "first LP algorithm: auto, dual, primal or barrier (others follow if the gap is too wide)"},
 		&cli.StringFlag{Name: "form", Value: "compact", Usage: "LP form: compact (suffix sums) or paper (as printed)"},
 		&cli.Float64Flag{Name: "tolerance", Value: pipeline.DefaultTolerance, Usage: "certified relative gap to reach"},
-		&cli.Int64Flag{Name: "max-memory", Value: pipeline.DefaultMaxModelBytes >> 20, Usage: "refuse LPs estimated to need more MB"},
+		&cli.Int64Flag{Name: "max-memory", Value: pipeline.DefaultMaxModelBytes >> 20, Usage: "refuse an LP or a verification estimated to need more MB (checked before anything is built)"},
 	}
 }
 
@@ -71,8 +72,8 @@ func pipelineOptions(c *cli.Context) (pipeline.Options, func(), error) {
 	}
 	opt.Tolerance = tol
 	mem := c.Int64("max-memory")
-	if mem < 1 {
-		return opt, nil, usagef("invalid --max-memory %d: want a number of MB >= 1", mem)
+	if mem < minMemoryMB || mem > maxMemoryMB {
+		return opt, nil, usagef("invalid --max-memory %d: want a number of MB from %d to %d", mem, minMemoryMB, maxMemoryMB)
 	}
 	opt.MaxModelBytes = mem << 20
 	name := c.String("solver")
@@ -136,6 +137,16 @@ func solveAction(c *cli.Context) error {
 	defer done()
 	opt.NoPrune = c.Bool("no-prune")
 
+	if err := pipeline.CheckSize(p, n, opt); err != nil {
+		return sizeUsage(err, "use fewer stages")
+	}
+	if !c.Bool("no-verify") {
+		b := replay.EstimateBytes(p.Kind, p.M, p.P, p.H, float64(n)*p.Processors())
+		if b > opt.MaxModelBytes {
+			return sizeUsage(&replay.SizeError{Nodes: topology.TotalNodes(p.Kind, p.M, p.P, p.H), Bytes: b, Limit: opt.MaxModelBytes},
+				"skip verification with --no-verify")
+		}
+	}
 	if path := c.String("export-model"); path != "" {
 		if err := exportModel(p, n, opt, path); err != nil {
 			return err
@@ -146,7 +157,7 @@ func solveAction(c *cli.Context) error {
 		return err
 	}
 	if !c.Bool("no-verify") {
-		v, err := replay.Verify(s, replay.Options{})
+		v, err := replay.Verify(s, replay.Options{Context: c.Context, MaxBytes: opt.MaxModelBytes})
 		if err != nil {
 			return fmt.Errorf("verify: %w", err)
 		}
@@ -168,12 +179,12 @@ func solveAction(c *cli.Context) error {
 
 // exportModel writes the LP of the full n-stage pattern in the chosen form.
 func exportModel(p *formulations.Problem, n int, opt pipeline.Options, path string) error {
+	if err := pipeline.CheckSize(p, n, opt); err != nil {
+		return sizeUsage(err, "use fewer stages")
+	}
 	nw, err := formulations.NewNetwork(p, formulations.FullPattern(p, n))
 	if err != nil {
 		return err
-	}
-	if est := nw.Estimate(opt.Form); est.Bytes() > opt.MaxModelBytes {
-		return usage(&pipeline.SizeError{Estimate: est, Limit: opt.MaxModelBytes})
 	}
 	sc := formulations.NewScale(p)
 	m, _ := nw.Build(opt.Form, sc)

@@ -27,9 +27,14 @@ func verifyCommand() *cli.Command {
 			if err != nil {
 				return usagef("%s: %v", c.Args().First(), err)
 			}
-			v, err := replay.Verify(s, replay.Options{})
+			v, err := replay.Verify(s, replay.Options{Context: c.Context})
 			if err != nil {
-				return err
+				if c.Context.Err() != nil {
+					return err
+				}
+				// The schedule could not be replayed at all: malformed
+				// or too large, which is bad input.
+				return usagef("%s: %v", c.Args().First(), err)
 			}
 			if v.OK {
 				fmt.Printf("ok: %d chunks on %d processors, makespan %.12g (stated Cmax %.12g, earliest %.12g), %d events\n",

@@ -54,6 +54,10 @@ type plan struct {
 	computing  int
 	stars      []schedule.Proc // per star processor (1-based: stars[i-1])
 	starTarget []int           // starTarget[i] = i, sliced by targets
+	// release[c], if not nil, is the earliest time the originator may
+	// start sending chunk c (its stated start, for schedules that state
+	// no hops).
+	release []float64
 }
 
 // group returns the receive group of node id: its layer for trees, its
@@ -107,8 +111,11 @@ func newPlan(s *schedule.Schedule, needHops bool) (*plan, error) {
 			return nil, fmt.Errorf("executor: problem: %s = %g, want a finite value >= 0", v.name, v.x)
 		}
 	}
-	if math.IsNaN(float64(pr.D)) || !finite(pr.V) {
-		return nil, fmt.Errorf("executor: problem: D = %g, V = %g", float64(pr.D), pr.V)
+	if d := float64(pr.D); math.IsNaN(d) || d <= 0 {
+		return nil, fmt.Errorf("executor: problem: D = %g, want a number > 0 or inf", d)
+	}
+	if !finite(pr.V) || pr.V < 0 {
+		return nil, fmt.Errorf("executor: problem: V = %g, want a finite number >= 0", pr.V)
 	}
 	switch kind {
 	case topology.Star:
@@ -188,6 +195,12 @@ func newPlan(s *schedule.Schedule, needHops bool) (*plan, error) {
 		pc := &pl.ch[ci]
 		pc.idx, pc.dest, pc.load = ci, c.Dest(), c.Load
 		where := func() string { return chunkName(pl, ci) }
+		if c.Stage < 1 {
+			return nil, fmt.Errorf("executor: chunk %d: stage %d, want an integer >= 1", ci+1, c.Stage)
+		}
+		if c.Has(schedule.FieldStart) && !finite(c.Start) {
+			return nil, fmt.Errorf("executor: %s: start %g", where(), c.Start)
+		}
 		if !finite(c.Load) {
 			return nil, fmt.Errorf("executor: %s: load %g", where(), c.Load)
 		}

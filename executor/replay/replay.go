@@ -36,6 +36,10 @@ type Options struct {
 	MaxEvents int64
 	// Context cancels the runs (nil: context.Background()).
 	Context context.Context
+	// MaxBytes refuses, before building the platform, a replay whose
+	// EstimateBytes exceeds it (0: DefaultMaxBytes; negative: no limit);
+	// the error is a *SizeError.
+	MaxBytes int64
 	// SkipStatedTimes turns off the comparison of the schedule's stated
 	// End, Arrival and Compute* fields with the replay (kind stated_times).
 	SkipStatedTimes bool
@@ -489,6 +493,9 @@ func relayNode(p *executor.Proc, pl *plan, in []*executor.Channel[int32], id int
 	for k := 0; k < len(sends); {
 		c := sends[k].c
 		var buf executor.Buf
+		if inCh == nil && pl.release != nil {
+			p.WaitUntil(pl.release[c])
+		}
 		if inCh != nil {
 			got, b := inCh.RecvBuf(p)
 			if got != c {

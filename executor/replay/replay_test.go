@@ -693,7 +693,7 @@ func TestEdgeCases(t *testing.T) {
 	// Zero loads still pay S on every hop (paper: "S is added even if the
 	// size of the load chunk is 0"): chain p=1, h=3, one empty message
 	// to layer 3 arrives at 3S, and "finishes" on arrival.
-	s = newSchedule(schedule.Problem{Topology: "tree", P: 1, H: 3, S: 2, C: 1, A: 1, D: 0, Buffers: 1}, []msg{{1, 3, 0}})
+	s = newSchedule(schedule.Problem{Topology: "tree", P: 1, H: 3, S: 2, C: 1, A: 1, D: inf(), Buffers: 1}, []msg{{1, 3, 0}})
 	r := fillEarliest(t, s)
 	if r.Makespan != 6 || fmt.Sprint(r.Chunks[0].HopStart) != "[0 2 4]" {
 		t.Fatalf("zero load: makespan %g, hops %v", r.Makespan, r.Chunks[0].HopStart)

@@ -44,7 +44,7 @@ const (
 // times are ignored (hops need not be filled). Its Makespan is the true
 // makespan of the loads. Negative loads are an error here.
 func Earliest(s *schedule.Schedule, opt Options) (Result, error) {
-	pl, err := newPlan(s, false)
+	pl, err := newCheckedPlan(s, false, &opt)
 	if err != nil {
 		return Result{}, err
 	}
@@ -65,7 +65,7 @@ func Timed(s *schedule.Schedule, opt Options) (Result, error) {
 	if len(opt.Faults) > 0 {
 		return Result{}, errors.New("executor: faults are replayed in earliest mode only")
 	}
-	pl, err := newPlan(s, true)
+	pl, err := newCheckedPlan(s, true, &opt)
 	if err != nil {
 		return Result{}, err
 	}
@@ -81,12 +81,33 @@ func Timed(s *schedule.Schedule, opt Options) (Result, error) {
 // timed replay finds no violation; Makespan from the timed replay,
 // EarliestMakespan from the earliest one, Events of both runs together.
 // An error means the schedule could not be replayed at all (malformed
-// problem or chunks, missing hops, cancelled context).
+// problem or chunks, cancelled context).
+//
+// A schedule may state its hops (as dlsched writes them) or only the
+// contract fields of each chunk: stage, destination, load and start. In
+// the second case the first hop of each chunk starts at its stated start
+// and every further hop of a tree message as early as the physical model
+// allows (store and forward, link and buffer free) — what a relay without
+// a timetable does; the timed replay then checks the stated starts and
+// every other stated time against that. A schedule that states hops for
+// some chunks and not for others is refused.
 func Verify(s *schedule.Schedule, opt Options) (*schedule.Verification, error) {
 	if len(opt.Faults) > 0 {
 		return nil, errors.New("executor: faults are replayed in earliest mode only")
 	}
-	pl, err := newPlan(s, true)
+	if err := checkLimit(s, &opt); err != nil {
+		return nil, err
+	}
+	derive, err := needsHops(s)
+	if err != nil {
+		return nil, err
+	}
+	if derive {
+		if s, err = deriveHops(s, &opt); err != nil {
+			return nil, err
+		}
+	}
+	pl, err := newCheckedPlan(s, true, &opt)
 	if err != nil {
 		return nil, err
 	}
@@ -108,6 +129,71 @@ func Verify(s *schedule.Schedule, opt Options) (*schedule.Verification, error) {
 		Processors:       pl.computing,
 		Violations:       v,
 	}, nil
+}
+
+// needsHops reports whether no chunk of s states its hops (and every chunk
+// states its start); a mix is an error.
+func needsHops(s *schedule.Schedule) (bool, error) {
+	if s == nil {
+		return false, nil
+	}
+	with := 0
+	for i := range s.Chunks {
+		if s.Chunks[i].Has(schedule.FieldHops) {
+			with++
+		}
+	}
+	switch {
+	case with == len(s.Chunks):
+		return false, nil
+	case with > 0:
+		return false, fmt.Errorf("executor: %d of %d chunks state their hops: state them for every chunk or for none", with, len(s.Chunks))
+	}
+	for i := range s.Chunks {
+		if c := &s.Chunks[i]; c.FromJSON() && !c.Has(schedule.FieldStart) {
+			return false, fmt.Errorf("executor: chunk %d (stage %d) states neither hops nor start", i+1, s.Chunks[i].Stage)
+		}
+	}
+	return true, nil
+}
+
+// deriveHops returns a copy of s with the hops of every chunk filled in:
+// the first starts at the chunk's stated start, the others as early as the
+// model allows after it (an earliest replay with the stated starts as
+// release times). The stated arrival, computing times and Cmax are kept
+// for the checks.
+func deriveHops(s *schedule.Schedule, opt *Options) (*schedule.Schedule, error) {
+	pl, err := newCheckedPlan(s, false, opt)
+	if err != nil {
+		return nil, err
+	}
+	pl.release = make([]float64, len(s.Chunks))
+	for i := range s.Chunks {
+		pl.release[i] = s.Chunks[i].Start
+	}
+	res, err := runEarliest(pl, opt)
+	if err != nil {
+		return nil, err
+	}
+	out := *s
+	out.Chunks = append([]schedule.Chunk(nil), s.Chunks...)
+	if err := res.Apply(&out); err != nil {
+		return nil, err
+	}
+	for i := range out.Chunks {
+		c, st := &out.Chunks[i], &s.Chunks[i]
+		if h := &c.Hops[0]; h.Start != st.Start {
+			// The link was busy at the stated start: keep the stated
+			// start so that the timed replay reports it.
+			h.End += st.Start - h.Start
+			h.Start = st.Start
+		}
+		c.Start, c.Arrival, c.ComputeStart, c.ComputeEnd = st.Start, st.Arrival, st.ComputeStart, st.ComputeEnd
+		c.KeepStated(st)
+	}
+	out.Cmax = s.Cmax
+	out.KeepStated(s)
+	return &out, nil
 }
 
 type vkey struct {
@@ -263,8 +349,8 @@ func check(pl *plan, ts *timedState, res *Result, opt *Options, scale float64) [
 		}
 	}
 
-	// Computations after Cmax.
-	for id := 1; id < len(pl.g.Nodes); id++ {
+	// Computations after Cmax (when the schedule states one).
+	for id := 1; id < len(pl.g.Nodes) && s.Has(schedule.FieldCmax); id++ {
 		grp := pl.group(id)
 		off := ts.recvOff[id]
 		for j, c := range pl.recv[grp] {
@@ -288,13 +374,20 @@ func check(pl *plan, ts *timedState, res *Result, opt *Options, scale float64) [
 }
 
 // checkStated compares the times and loads a schedule states with the
-// timed replay. Zero stated values are taken as "not stated"; computing
-// intervals are compared for positive loads only.
+// timed replay; fields the schedule leaves out (schedule.Field) are not
+// compared. Computing intervals are compared for positive loads only. A
+// stated Cmax must equal the replay's makespan.
 func checkStated(ck *checker, res *Result, tol float64) {
 	pl := ck.pl
 	tolT := ck.tolT
 	differ := func(stated, got float64) bool {
-		return stated != 0 && math.Abs(stated-got) > tolT
+		return math.Abs(stated-got) > tolT
+	}
+	// A Cmax below the makespan is reported as late computations.
+	if s := pl.s; s.Has(schedule.FieldCmax) && s.Cmax > res.Makespan+tolT {
+		ck.add(KindStatedTimes, -1, -2, res.Makespan, func() string {
+			return "stated cmax " + g(s.Cmax) + ", but the schedule ends at " + g(res.Makespan)
+		})
 	}
 	for i := range pl.s.Chunks {
 		c := &pl.s.Chunks[i]
@@ -302,13 +395,13 @@ func checkStated(ck *checker, res *Result, tol float64) {
 		ci := int32(i)
 		for h := range c.Hops {
 			hp := &c.Hops[h]
-			if differ(hp.End, rt.HopEnd[h]) {
+			if hp.Has(schedule.FieldHopEnd) && differ(hp.End, rt.HopEnd[h]) {
 				ck.add(KindStatedTimes, ci, int16(h), rt.HopEnd[h], func() string {
 					return chunkName(pl, i) + ": " + hopName(pl, i, h) + " is stated to end at " + g(hp.End) +
 						", but it lasts until " + g(rt.HopEnd[h]) + " (start + S + C·load)"
 				})
 			}
-			if hp.Load != 0 && math.Abs(hp.Load-rt.HopLoad[h]) > tol*math.Max(math.Abs(hp.Load), math.Abs(rt.HopLoad[h])) {
+			if hp.Has(schedule.FieldHopLoad) && math.Abs(hp.Load-rt.HopLoad[h]) > tol*math.Max(math.Abs(hp.Load), math.Abs(rt.HopLoad[h])) {
 				ck.add(KindStatedTimes, ci, int16(h), hp.Start, func() string {
 					return chunkName(pl, i) + ": " + hopName(pl, i, h) + " is stated to carry " + g(hp.Load) +
 						" per link, but carries " + g(rt.HopLoad[h])
@@ -318,17 +411,20 @@ func checkStated(ck *checker, res *Result, tol float64) {
 		what := ""
 		var stated, got float64
 		switch {
-		case len(c.Hops) > 0 && differ(c.Start, c.Hops[0].Start):
+		case c.Has(schedule.FieldStart) && len(c.Hops) > 0 && differ(c.Start, c.Hops[0].Start):
 			what, stated, got = "start", c.Start, c.Hops[0].Start
-		case differ(c.Arrival, rt.Arrival):
+		case c.Has(schedule.FieldArrival) && differ(c.Arrival, rt.Arrival):
 			what, stated, got = "arrival", c.Arrival, rt.Arrival
-		case c.Load > 0 && differ(c.ComputeStart, rt.ComputeStart):
+		case c.Load > 0 && c.Has(schedule.FieldComputeStart) && differ(c.ComputeStart, rt.ComputeStart):
 			what, stated, got = "compute_start", c.ComputeStart, rt.ComputeStart
-		case c.Load > 0 && differ(c.ComputeEnd, rt.ComputeEnd):
+		case c.Load > 0 && c.Has(schedule.FieldComputeEnd) && differ(c.ComputeEnd, rt.ComputeEnd):
 			what, stated, got = "compute_end", c.ComputeEnd, rt.ComputeEnd
 		}
 		if what != "" {
 			ck.add(KindStatedTimes, ci, -2, got, func() string {
+				if what == "start" {
+					return chunkName(pl, i) + ": stated start " + g(stated) + ", but its first hop starts at " + g(got)
+				}
 				return chunkName(pl, i) + ": stated " + what + " " + g(stated) + ", replayed " + g(got)
 			})
 		}

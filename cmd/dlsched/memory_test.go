@@ -1,0 +1,70 @@
+package main
+
+import (
+	"math"
+	"os/exec"
+	"strconv"
+	"syscall"
+	"testing"
+
+	"github.com/dlsched/dlsched/executor/replay"
+	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/topology"
+)
+
+// peakKB runs dlsched solve and returns its peak resident memory in KB.
+func peakKB(t *testing.T, args ...string) float64 {
+	t.Helper()
+	cmd := exec.Command(binary, append([]string{"solve", "--format", "json", "--S", "1e-3", "--C", "1e-6", "--A", "1e-3", "--V", "5e6"}, args...)...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %v\n%s", args, err, out)
+	}
+	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	if !ok {
+		t.Skip("no rusage on this platform")
+	}
+	return float64(ru.Maxrss) // KB on Linux
+}
+
+// The memory estimates that guard every solve and verification (issue 16)
+// are within a factor 1.5 of the measured peak above the process's own
+// memory, for LP-bound and replay-bound runs of each topology. Before,
+// the LP estimate was 2–3× low and the replay had none.
+func TestMemoryEstimate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs solves of a few hundred MB")
+	}
+	base := peakKB(t, "--topology", "star", "--m", "2", "--D", "inf", "--stages", "1", "--no-verify")
+	for _, c := range []struct {
+		p      formulations.Problem
+		n      int
+		verify bool
+	}{
+		{formulations.Problem{Kind: topology.Star, M: 10}, 1000, false},
+		{formulations.Problem{Kind: topology.Tree, P: 2, H: 8, Buffers: 1}, 300, false},
+		{formulations.Problem{Kind: topology.Binomial, P: 2, H: 6}, 1000, false},
+		{formulations.Problem{Kind: topology.Tree, P: 2, H: 13, Buffers: 1}, 2, true},
+		{formulations.Problem{Kind: topology.Binomial, P: 2, H: 9}, 2, true},
+	} {
+		p := c.p
+		p.S, p.C, p.A, p.D, p.V = 1e-3, 1e-6, 1e-3, math.Inf(1), 5e6
+		est := float64(p.EstimateFull(c.n, formulations.FormCompact).Bytes())
+		args := []string{"--topology", p.Kind.String(), "--D", "inf", "--stages", strconv.Itoa(c.n), "--no-prune"}
+		if p.Kind == topology.Star {
+			args = append(args, "--m", strconv.Itoa(p.M))
+		} else {
+			args = append(args, "--p", strconv.Itoa(p.P), "--h", strconv.Itoa(p.H))
+		}
+		if c.verify {
+			est += float64(replay.EstimateBytes(p.Kind, p.M, p.P, p.H, float64(c.n)*p.Processors()))
+		} else {
+			args = append(args, "--no-verify")
+		}
+		got := (peakKB(t, args...) - base) * 1024
+		r := est / got
+		t.Logf("%v n=%d verify=%v: estimate %.0f MB, measured %.0f MB above the process's %.0f MB (ratio %.2f)", args[:6], c.n, c.verify, est/1e6, got/1e6, base/1024, r)
+		if r < 1/1.5 || r > 1.5 {
+			t.Errorf("%v: estimate %.0f MB, measured %.0f MB: ratio %.2f outside [0.67, 1.5]", args, est/1e6, got/1e6, r)
+		}
+	}
+}

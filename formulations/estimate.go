@@ -1,0 +1,69 @@
+package formulations
+
+import (
+	"math"
+
+	"github.com/dlsched/dlsched/topology"
+)
+
+// EstimateFull predicts the size of the LP of the full n-stage pattern
+// from the parameters alone, without building the network: callers check
+// it against a memory limit before anything in proportion to n is
+// allocated. For the compact form the counts are exact (they equal
+// NewNetwork(p, FullPattern(p, n)).Estimate(FormCompact)); for the paper
+// form the precedence rows are counted as in the compact form and the
+// prefix-sum load rows (k(k+1)/2 nonzeros for k messages to a
+// destination) are added. Counts saturate at math.MaxInt64/1024 so that
+// Bytes never overflows.
+func (p *Problem) EstimateFull(n int, f Form) SizeEstimate {
+	fn := float64(n)
+	var nm, nh, na float64
+	switch p.Kind {
+	case topology.Tree:
+		dests := p.Dests()
+		nm = fn * float64(len(dests))
+		b := p.Buffers
+		if b < 1 {
+			b = 1
+		}
+		for _, d := range dests {
+			nh += fn * float64(d)
+		}
+		// Store-and-forward arcs: one per hop after the first of a message.
+		na = nh - nm
+		// Link arcs: hops on the link out of layer l follow each other;
+		// buffer arcs: the q-th message into layer r waits for the
+		// (q−b)-th to leave.
+		for l := 0; l < p.H; l++ {
+			cnt := 0.0
+			for _, d := range dests {
+				if d > l {
+					cnt += fn
+				}
+			}
+			na += math.Max(cnt-1, 0) + math.Max(cnt-float64(b), 0)
+		}
+	default: // star and binomial: one hop per message on one port
+		nm = fn * float64(len(p.Dests()))
+		nh = nm
+		na = math.Max(nm-1, 0)
+	}
+	vars, rows, nz := nm+nh+1, na+nm+1, 3*na+nm
+	if f == FormPaper {
+		k := fn
+		nz += float64(len(p.Dests())) * (2*k + k*(k+1)/2)
+	} else {
+		vars += nm
+		rows += nm
+		nz += 7 * nm
+	}
+	return SizeEstimate{Vars: satInt(vars), Rows: satInt(rows), Nonzeros: satInt(nz)}
+}
+
+func satInt(x float64) int64 {
+	const max = math.MaxInt64 / 1024
+	if !(x < max) {
+		return max
+	}
+	return int64(x)
+}
