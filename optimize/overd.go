@@ -263,7 +263,9 @@ func OverD(p *formulations.Problem, opt DOptions) (*DResult, error) {
 		res.AtDStar = &pt
 	}
 	res.Note = strings.Join(notes, "; ")
-	res.Stats.Seconds = time.Since(t0).Seconds()
+	if !opt.NoTimings {
+		res.Stats.Seconds = time.Since(t0).Seconds()
+	}
 	return res, nil
 }
 

@@ -233,7 +233,9 @@ func RelaySplit(p *formulations.Problem, opt SplitOptions) (*SplitResult, error)
 		}
 	}
 	res.Note = strings.Join(notes, "; ")
-	res.Stats.Seconds = time.Since(t0).Seconds()
+	if !opt.NoTimings {
+		res.Stats.Seconds = time.Since(t0).Seconds()
+	}
 	return res, nil
 }
 

@@ -154,7 +154,7 @@ func (x NReport) WriteTable(w io.Writer) error {
 	if r.Stats.Fallbacks > 0 {
 		fmt.Fprintf(&b, " (%d warm attempts redone cold)", r.Stats.Fallbacks)
 	}
-	fmt.Fprintf(&b, "; %.2fs\n", r.Stats.Seconds)
+	b.WriteString(r.Stats.timing() + "\n")
 	fmt.Fprintf(&b, "best: n = %d, Cmax = %.10g (stages carrying load %d)\n", r.Best.Stages, float64(r.Best.Cmax), r.Best.StagesUsed)
 	fmt.Fprintf(&b, "%s\n", r.Coverage())
 	fmt.Fprintf(&b, "%s\n", DStarLine(DStar(x.P)))
@@ -238,8 +238,8 @@ func (x DReport) WriteTable(w io.Writer) error {
 	r := x.R
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "optimize over D: %s\n", describe(x.P))
-	fmt.Fprintf(&b, "stages per D: %s; %d grid points + %d refinement; %d LPs warm, %d cold; %.2fs\n",
-		r.Stages, r.Grid, len(r.Curve)-r.Grid, r.Stats.Warm, r.Stats.Cold, r.Stats.Seconds)
+	fmt.Fprintf(&b, "stages per D: %s; %d grid points + %d refinement; %d LPs warm, %d cold%s\n",
+		r.Stages, r.Grid, len(r.Curve)-r.Grid, r.Stats.Warm, r.Stats.Cold, r.Stats.timing())
 	fmt.Fprintf(&b, "best: D = %.6g, n = %d, Cmax = %.10g\n", float64(r.Best.D), r.Best.Stages, float64(r.Best.Cmax))
 	fmt.Fprintf(&b, "smallest D within %g of the best: D = %.6g, n = %d, Cmax = %.10g\n", r.Within, float64(r.Smallest.D), r.Smallest.Stages, float64(r.Smallest.Cmax))
 	fmt.Fprintf(&b, "unlimited buffers (D = inf): n = %d, Cmax = %.10g\n", r.Unlimited.Stages, float64(r.Unlimited.Cmax))
@@ -337,7 +337,7 @@ func (x SurfaceReport) WriteTable(w io.Writer) error {
 	q := *x.P
 	q.D = math.Inf(1)
 	fmt.Fprintf(&b, "optimize over n and D: %s\n", describe(&q))
-	fmt.Fprintf(&b, "%d buffer sizes, n up to %d; %d LPs warm, %d cold; %.2fs\n", len(r.Lines), r.Through, r.Stats.Warm, r.Stats.Cold, r.Stats.Seconds)
+	fmt.Fprintf(&b, "%d buffer sizes, n up to %d; %d LPs warm, %d cold%s\n", len(r.Lines), r.Through, r.Stats.Warm, r.Stats.Cold, r.Stats.timing())
 	fmt.Fprintf(&b, "best: D = %.6g, n = %d, Cmax = %.10g\n", float64(r.Best.D), r.Best.Stages, float64(r.Best.Cmax))
 	for _, l := range r.Lines {
 		fmt.Fprintf(&b, "  %s: best n = %d, Cmax = %.10g; %s\n", fracLabel(l.D, x.P.V), l.Best.Stages, float64(l.Best.Cmax), l.Coverage())
@@ -445,7 +445,7 @@ func (x SplitReport) WriteTable(w io.Writer) error {
 	q := *x.P
 	q.Relay = nil
 	fmt.Fprintf(&b, "compute/relay split: %s\n", describe(&q))
-	fmt.Fprintf(&b, "stages per split: %s; %d LPs warm, %d cold; %.2fs\n", r.Stages, r.Stats.Warm, r.Stats.Cold, r.Stats.Seconds)
+	fmt.Fprintf(&b, "stages per split: %s; %d LPs warm, %d cold%s\n", r.Stages, r.Stats.Warm, r.Stats.Cold, r.Stats.timing())
 	fmt.Fprintf(&b, "best: %s, n = %d, Cmax = %.10g\n", r.Best.Name(), r.Best.Stages, float64(r.Best.Cmax))
 	for _, c := range r.Classic {
 		fmt.Fprintf(&b, "classic %s: n = %d, Cmax = %.10g (best split is %.4gx faster)\n", c.Order, c.Stages, float64(c.Cmax), float64(c.Cmax)/float64(r.Best.Cmax))
@@ -560,4 +560,12 @@ func (x SplitReport) Chart() plotting.Chart {
 		ch.Series = append(ch.Series, plotting.Series{Name: "classic " + c.Order, X: []float64{1, float64(x.P.H)}, Y: []float64{v, v}})
 	}
 	return ch
+}
+
+// timing is "; 1.23s", or "" when the time was dropped (NoTimings).
+func (s Stats) timing() string {
+	if s.Seconds <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %.2fs", s.Seconds)
 }

@@ -99,7 +99,9 @@ func OverND(p *formulations.Problem, ds []float64, opt Options, through int) (*S
 			res.Best = b
 		}
 	}
-	res.Stats.Seconds = time.Since(t0).Seconds()
+	if !opt.NoTimings {
+		res.Stats.Seconds = time.Since(t0).Seconds()
+	}
 	return res, nil
 }
 

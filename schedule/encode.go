@@ -100,8 +100,11 @@ func (s *Schedule) Summary() string {
 		fmt.Fprintf(&b, "; Cmax %.12g -> %.12g\n", r.CmaxBefore, r.CmaxAfter)
 	}
 	if si := s.Solve; si != nil {
-		fmt.Fprintf(&b, "LP (%s form, %s): %d variables, %d constraints, %d nonzeros; %d attempt(s), %.3fs",
-			si.Form, si.Solver, si.Variables, si.Constraints, si.Nonzeros, len(si.Attempts), si.Seconds)
+		fmt.Fprintf(&b, "LP (%s form, %s): %d variables, %d constraints, %d nonzeros; %d attempt(s)",
+			si.Form, si.Solver, si.Variables, si.Constraints, si.Nonzeros, len(si.Attempts))
+		if si.Seconds > 0 {
+			fmt.Fprintf(&b, ", %.3fs", si.Seconds)
+		}
 		if !si.Certified {
 			fmt.Fprintf(&b, "; NOT certified: %s", si.Note)
 		}

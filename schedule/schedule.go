@@ -185,7 +185,9 @@ type Attempt struct {
 	LowerBound float64 `json:"lower_bound,omitempty"`
 	Gap        float64 `json:"gap,omitempty"`
 	Iterations int     `json:"iterations"`
-	Seconds    float64 `json:"seconds"`
+	// Seconds is wall-clock time: the one output that differs between
+	// runs (DropTimings removes it).
+	Seconds float64 `json:"seconds,omitempty"`
 }
 
 // SolveInfo describes how the LP was solved.
@@ -199,7 +201,20 @@ type SolveInfo struct {
 	Tolerance   float64   `json:"tolerance"`
 	Certified   bool      `json:"certified"`
 	Note        string    `json:"note,omitempty"`
-	Seconds     float64   `json:"seconds"`
+	// Seconds is wall-clock time (DropTimings removes it).
+	Seconds float64 `json:"seconds,omitempty"`
+}
+
+// DropTimings removes the wall-clock times, so that the same input gives
+// the same bytes.
+func (s *Schedule) DropTimings() {
+	if s.Solve == nil {
+		return
+	}
+	s.Solve.Seconds = 0
+	for i := range s.Solve.Attempts {
+		s.Solve.Attempts[i].Seconds = 0
+	}
 }
 
 // Violation is one breach of the physical model found by the executor.

@@ -24,11 +24,21 @@ type Journal struct {
 // its rows, truncates a torn last line, and takes an exclusive lock (where
 // the platform has one) so that two sweeps cannot append to the same
 // file. A complete line that is not a row is an error: the file is left
-// alone.
+// alone. The results file must be a regular file (symbolic links are
+// followed): a run resumes from it and appends to it, which a device, a
+// pipe or a terminal cannot support (reading /dev/zero never ends, reading
+// /dev/stdout blocks).
 func OpenJournal(path string) (*Journal, error) {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("results file %s is %s, not a regular file: a sweep resumes from its results file and needs a regular one", path, modeName(st.Mode()))
+	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, err
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("results file %s is not a regular file", path)
 	}
 	if err := lockFile(f); err != nil {
 		f.Close()
@@ -76,4 +86,21 @@ func (j *Journal) Close() error {
 		err = cerr
 	}
 	return err
+}
+
+// modeName describes a file type for messages.
+func modeName(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeCharDevice != 0:
+		return "a character device"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
 }

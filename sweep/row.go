@@ -73,9 +73,9 @@ type Row struct {
 	LPs        int `json:"lps"`
 	Iterations int `json:"iterations"`
 	// Seconds is the wall time of the point; SolveSeconds and
-	// VerifySeconds its parts.
-	Seconds       float64 `json:"seconds"`
-	SolveSeconds  float64 `json:"solve_seconds"`
+	// VerifySeconds its parts (all absent with Options.NoTimings).
+	Seconds       float64 `json:"seconds,omitempty"`
+	SolveSeconds  float64 `json:"solve_seconds,omitempty"`
 	VerifySeconds float64 `json:"verify_seconds,omitempty"`
 	// Verification is nil when verification is off or failed to run.
 	Verification *Verification `json:"verification,omitempty"`

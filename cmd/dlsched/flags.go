@@ -32,6 +32,13 @@ func sizeUsage(err error, alternative string) error {
 	return usagef("%v: raise --max-memory or %s", err, alternative)
 }
 
+// noTimingsFlag drops wall-clock times from the output, the only bytes
+// that differ between two runs of the same input.
+func noTimingsFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "no-timings", EnvVars: []string{"DLSCHED_NO_TIMINGS"},
+		Usage: "leave wall-clock times out of the output, so that the same input gives the same bytes"}
+}
+
 // problemFlags are the flags that describe a problem (solve, optimize).
 func problemFlags() []cli.Flag {
 	return []cli.Flag{

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -55,5 +56,24 @@ func TestOptimizeNothingFeasible(t *testing.T) {
 		"--over", "D", "--D-min", "1", "--D-max", "2", "--points", "2", "--stages", "min")
 	if code != 1 || stdout != "" || !strings.Contains(stderr, "nothing is feasible") || !strings.Contains(stderr, "D=1 skipped: n_min=100000000 stages") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+// sweep resumes only from regular files: a device or a pipe as --out is
+// refused before anything is read (issue 16: /dev/zero was read whole,
+// /dev/stdout hung).
+func TestSweepOutMustBeRegular(t *testing.T) {
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "s.toml")
+	os.WriteFile(spec, []byte("[problem]\ntopology = [\"star\"]\nm = [2]\nS = [1]\nC = [1]\nA = [1]\nD = [\"inf\"]\nV = [1]\n"), 0o644)
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{"/dev/zero", "/dev/null", fifo} {
+		stdout, stderr, code := dlsched(t, "sweep", spec, "--out", out, "--quiet")
+		if code != 2 || stdout != "" || !strings.Contains(stderr, "not a regular file") {
+			t.Errorf("--out %s: exit %d, stdout %q, stderr %q", out, code, stdout, stderr)
+		}
 	}
 }

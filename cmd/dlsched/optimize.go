@@ -17,7 +17,7 @@ import (
 
 func optimizeCommand() *cli.Command {
 	flags := append(problemFlags(), solverFlags()...)
-	flags = append(flags,
+	flags = append(flags, noTimingsFlag(),
 		&cli.StringFlag{Name: "over", Usage: "what to optimise: n (stages), D (buffer size), n,D (the surface of Fig. 9) or relay (compute/relay split of a tree, with the LB strategy and classic NLF/LLF)"},
 		&cli.IntFlag{Name: "n-max", DefaultText: "n_min+200", Usage: "guard: evaluate no n above this"},
 		&cli.IntFlag{Name: "through", DefaultText: "none", Usage: "--over n,D: extend every line up to this n past its stopping point, for drawing"},
@@ -120,7 +120,7 @@ func optimizeAction(c *cli.Context) error {
 	}
 	defer done()
 	opt.NoPrune = c.Bool("no-prune")
-	base := optimize.Options{Pipeline: opt, NMax: c.Int("n-max"), NoWarm: c.Bool("no-warm")}
+	base := optimize.Options{Pipeline: opt, NMax: c.Int("n-max"), NoWarm: c.Bool("no-warm"), NoTimings: c.Bool("no-timings")}
 
 	var rep optimize.Report
 	switch over {

@@ -37,6 +37,7 @@ func solveCommand() *cli.Command {
 		&cli.StringFlag{Name: "gantt", Usage: "write a Gantt chart to FILE.svg"},
 		&cli.StringFlag{Name: "export-model", Usage: "write the (first) LP to FILE.mps or FILE.lp"},
 		&cli.BoolFlag{Name: "no-verify", Usage: "skip the executor's check of the schedule"},
+		noTimingsFlag(),
 	)
 	return &cli.Command{
 		Name:      "solve",
@@ -162,6 +163,9 @@ func solveAction(c *cli.Context) error {
 			return fmt.Errorf("verify: %w", err)
 		}
 		s.Verification = v
+	}
+	if c.Bool("no-timings") {
+		s.DropTimings()
 	}
 	if path := c.String("gantt"); path != "" {
 		if err := atomicfile.Write(path, s.WriteGantt); err != nil {

@@ -99,6 +99,7 @@ func sweepCommand() *cli.Command {
 			&cli.StringFlag{Name: "shard", Usage: "solve shard i of N (1-based): the points whose index mod N is i-1"},
 			&cli.IntFlag{Name: "shards", Usage: "shard count for JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs); or DLSCHED_SHARDS"},
 			&cli.BoolFlag{Name: "no-verify", Usage: "skip the executor's check of every schedule (overrides run.verify)"},
+			noTimingsFlag(),
 			&cli.StringFlag{Name: "solver", Usage: "LP backend clp or gonum (overrides run.solver)"},
 			&cli.IntFlag{Name: "max-stages", Value: -1, Usage: "record points with more stages as skipped (overrides run.max_stages; 0: no limit)"},
 			&cli.BoolFlag{Name: "quiet", Usage: "no progress bar and no summary"},
@@ -179,6 +180,11 @@ func sweepAction(c0 *cli.Context) error {
 	if err := checkOutPath("out", out); err != nil {
 		return err
 	}
+	for _, f := range []string{journal, out} {
+		if st, err := os.Stat(f); err == nil && !st.Mode().IsRegular() {
+			return usagef("invalid --out %s: %s is not a regular file; a sweep resumes from its results file, so it must be one", c.String("out"), f)
+		}
+	}
 	opt := sweep.Options{Workers: c.Int("workers"), Shard: sh, Run: sp.Run}
 	if opt.Workers < 0 {
 		return usagef("invalid --workers %d: want a number >= 1", opt.Workers)
@@ -186,6 +192,7 @@ func sweepAction(c0 *cli.Context) error {
 	if c.Bool("no-verify") {
 		opt.Run.Verify = false
 	}
+	opt.NoTimings = c.Bool("no-timings")
 	if s := c.String("solver"); s != "" {
 		if s != "clp" && s != "gonum" {
 			return usagef("invalid --solver %s: want clp or gonum", s)
