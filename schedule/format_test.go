@@ -271,8 +271,9 @@ func parseSVG(t *testing.T, b []byte) svgDoc {
 
 func TestWriteGantt(t *testing.T) {
 	// Layout constants of WriteGantt: the chart spans x = 150 (t = 0) to
-	// x = 1100 − 30 = 1070 (t = tmax, here Cmax); each lane is 26 high
-	// below a 50-pixel header, with 50 pixels for the axis.
+	// x = 1100 − 30 = 1070 (t = the first round tick at or after Cmax);
+	// each lane is 26 high below a 56-pixel header, with 94 pixels for
+	// the axis, its title and the legend.
 	const left, right = 150.0, 1070.0
 	escaped := treeSchedule()
 	escaped.Problem.Order = `n<l&"f'`
@@ -306,12 +307,12 @@ func TestWriteGantt(t *testing.T) {
 			if doc.Width != "1100" {
 				t.Errorf("width %q, want 1100", doc.Width)
 			}
-			if want := fmt.Sprintf("%d", 50+26*len(tc.lanes)+50); doc.Height != want {
+			if want := fmt.Sprintf("%d", 56+26*len(tc.lanes)+94); doc.Height != want {
 				t.Errorf("height %q, want %s for %d lanes", doc.Height, want, len(tc.lanes))
 			}
 			var lanes []string
 			for _, x := range doc.Texts {
-				if x.X == "6" {
+				if x.X == "6" && x.Text != "colour = stage" {
 					lanes = append(lanes, x.Text)
 				}
 			}
@@ -323,12 +324,39 @@ func TestWriteGantt(t *testing.T) {
 			if len(doc.Texts) < 2 || doc.Texts[0].Text != first {
 				t.Errorf("title %q, want %q", doc.Texts[0].Text, first)
 			}
-			if want := fmt.Sprintf("Cmax = %.9g, %d stage(s), %d message(s)", tc.s.Cmax, tc.s.Stages, len(tc.s.Chunks)); doc.Texts[1].Text != want {
+			if want := fmt.Sprintf("Cmax = %.9g s, %d stage(s), %d message(s)", tc.s.Cmax, tc.s.Stages, len(tc.s.Chunks)); !strings.HasPrefix(doc.Texts[1].Text, want) {
 				t.Errorf("subtitle %q, want %q", doc.Texts[1].Text, want)
 			}
-			tmax := tc.s.Cmax
-			if !(tmax > 0) {
-				tmax = 1
+			// The axis ends at a round tick at or after Cmax: read the
+			// scale off the major tick labels (label text = time).
+			var ticks [][2]float64 // time, x
+			for _, x := range doc.Texts {
+				v, err := strconv.ParseFloat(x.Text, 64)
+				if err != nil || x.Fill != "" {
+					continue
+				}
+				px, _ := strconv.ParseFloat(x.X, 64)
+				ticks = append(ticks, [2]float64{v, px})
+				// Round: at most two significant digits.
+				if r := strconv.FormatFloat(v, 'g', 2, 64); r != strconv.FormatFloat(v, 'g', -1, 64) {
+					t.Errorf("tick label %q is not round", x.Text)
+				}
+			}
+			if len(ticks) < 2 || ticks[0] != [2]float64{0, left} {
+				t.Fatalf("tick labels %v, want at least two starting with 0 at x = %g", ticks, left)
+			}
+			last := ticks[len(ticks)-1]
+			tmax := last[0] * (right - left) / (last[1] - left)
+			if c := tc.s.Cmax; c > 0 && (tmax < c || tmax > 2*c) {
+				t.Errorf("axis ends at %g, want a round value in [Cmax, 2 Cmax] = [%g, %g]", tmax, c, 2*c)
+			}
+			title, legend := false, false
+			for _, x := range doc.Texts {
+				title = title || x.Text == "time (s)"
+				legend = legend || x.Text == "colour = stage"
+			}
+			if !title || !legend {
+				t.Errorf("axis title %v, legend %v", title, legend)
 			}
 			bars := 0
 			for _, r := range doc.Rects {
@@ -354,7 +382,7 @@ func TestWriteGantt(t *testing.T) {
 				want := left + (right-left)*c.ComputeStart/tmax
 				found := false
 				for _, r := range doc.Rects {
-					if strings.Contains(r.Title, fmt.Sprintf("load %.6g, ", c.Load)) && math.Abs(r.X-want) <= 0.006 {
+					if strings.Contains(r.Title, fmt.Sprintf("load %.6g, ", c.Load)) && math.Abs(r.X-want) <= 0.01 {
 						found = true
 					}
 				}
@@ -363,19 +391,20 @@ func TestWriteGantt(t *testing.T) {
 				}
 			}
 			// The Cmax marker: a red dashed line at x(Cmax) and its label.
-			xc := fmt.Sprintf("%.2f", left+(right-left)*tc.s.Cmax/tmax)
+			xc := left + (right-left)*tc.s.Cmax/tmax
 			marker := false
 			for _, l := range doc.Lines {
-				if l.Stroke == "red" && l.X1 == xc && l.X2 == xc {
+				x1, _ := strconv.ParseFloat(l.X1, 64)
+				if l.Stroke == "#c00" && math.Abs(x1-xc) < 0.02 && l.X1 == l.X2 {
 					marker = true
 				}
 			}
 			if !marker {
-				t.Errorf("no red Cmax line at x = %s", xc)
+				t.Errorf("no red Cmax line at x = %.2f", xc)
 			}
 			label := false
 			for _, x := range doc.Texts {
-				if x.Fill == "red" && x.Text == "Cmax" {
+				if x.Fill == "#c00" && x.Text == "Cmax" {
 					label = true
 				}
 			}
@@ -383,5 +412,45 @@ func TestWriteGantt(t *testing.T) {
 				t.Errorf("no Cmax label")
 			}
 		})
+	}
+}
+
+// Stage colours never repeat: twelve stages get twelve fill colours, and
+// the legend is a colour scale from stage 1 to stage 12 below the axis
+// (issue 16: colours repeated every ten stages and there was no legend).
+func TestGanttStageColours(t *testing.T) {
+	s := starSchedule()
+	base := s.Chunks[0]
+	s.Chunks = nil
+	for k := 1; k <= 12; k++ {
+		c := base
+		c.Stage = k
+		c.ComputeStart, c.ComputeEnd = float64(k), float64(k)+0.5
+		c.Hops = nil
+		s.Chunks = append(s.Chunks, c)
+	}
+	s.Cmax, s.Stages = 12.5, 12
+	var b bytes.Buffer
+	if err := s.WriteGantt(&b); err != nil {
+		t.Fatal(err)
+	}
+	doc := parseSVG(t, b.Bytes())
+	fills := map[string]bool{}
+	for _, r := range doc.Rects {
+		if r.Title != "" {
+			fills[r.Fill] = true
+		}
+	}
+	if len(fills) != 12 {
+		t.Errorf("%d distinct colours for 12 stages", len(fills))
+	}
+	ends := 0
+	for _, x := range doc.Texts {
+		if x.Text == "stage 1" || x.Text == "stage 12" {
+			ends++
+		}
+	}
+	if ends != 2 {
+		t.Errorf("legend lacks the stage 1 .. stage 12 scale")
 	}
 }

@@ -4,9 +4,13 @@ import (
 	"bufio"
 	"fmt"
 	"html"
+	"image/color"
 	"io"
 	"math"
 	"sort"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/palette/moreland"
 )
 
 // Gantt charts are drawn by hand as plain SVG: gonum/plot draws axes and
@@ -25,8 +29,57 @@ type lane struct {
 	bars []bar
 }
 
-// palette colours bars by stage.
-var palette = []string{"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"}
+// okabeIto are the Okabe–Ito colours (distinguishable with colour-blind
+// vision), used for up to eight stages; more stages take shades of a
+// sequential colour map so that no two stages share a colour.
+var okabeIto = []string{"#0072B2", "#E69F00", "#009E73", "#D55E00", "#56B4E9", "#CC79A7", "#F0E442", "#000000"}
+
+// stageColors returns a colour per stage 1..n (index 0 unused).
+func stageColors(n int) []color.Color {
+	out := make([]color.Color, n+1)
+	if n <= len(okabeIto) {
+		for i := 1; i <= n; i++ {
+			out[i] = hexColor(okabeIto[i-1])
+		}
+		return out
+	}
+	// Dark blue to yellow, with luminance rising evenly (Moreland's
+	// method): stages far apart differ most.
+	cm, err := moreland.NewLuminance([]color.Color{hexColor("#3b0f70"), hexColor("#2c728e"), hexColor("#28ae80"), hexColor("#fde725")})
+	if err != nil {
+		panic(err) // the control colours are constant and valid
+	}
+	cm.SetMin(1)
+	cm.SetMax(float64(n))
+	for i := 1; i <= n; i++ {
+		c, err := cm.At(float64(i))
+		if err != nil {
+			c = color.Black
+		}
+		out[i] = c
+	}
+	return out
+}
+
+func hexColor(s string) color.Color {
+	var r, g, b uint8
+	fmt.Sscanf(s, "#%02x%02x%02x", &r, &g, &b)
+	return color.RGBA{r, g, b, 255}
+}
+
+func svgColor(c color.Color) string {
+	r, g, b, _ := c.RGBA()
+	return fmt.Sprintf("#%02x%02x%02x", r>>8, g>>8, b>>8)
+}
+
+// textOn returns black or white, whichever reads better on c.
+func textOn(c color.Color) string {
+	r, g, b, _ := c.RGBA()
+	if 0.2126*float64(r)+0.7152*float64(g)+0.0722*float64(b) > 0.55*65535 {
+		return "black"
+	}
+	return "white"
+}
 
 // lanes lays the schedule out: communication lanes (the originator's port
 // for a star, one lane per hop level for trees) and one computing lane per
@@ -89,29 +142,52 @@ func (s *Schedule) lanes() []lane {
 // on top (for trees one lane per link level, showing the relaying), a
 // computing lane per processor (star) or layer (trees), bars coloured by
 // stage and labelled with the destination (communication) or stage
-// (computation); hovering a bar shows its details.
+// (computation); hovering a bar shows its details. The time axis is in
+// seconds with round ticks; a legend below it gives the stage colours
+// (one swatch per stage up to eight, else a colour scale from the first
+// to the last stage) and never covers a bar.
 func (s *Schedule) WriteGantt(w io.Writer) error {
 	ls := s.lanes()
 	const (
-		left, right, top, laneH, barH = 150.0, 30.0, 50.0, 26.0, 18.0
+		left, right, top, laneH, barH = 150.0, 30.0, 56.0, 26.0, 18.0
 		width                         = 1100.0
 	)
-	height := top + laneH*float64(len(ls)) + 50
+	maxStage := 1
+	for _, c := range s.Chunks {
+		maxStage = max(maxStage, c.Stage)
+	}
+	cols := stageColors(maxStage)
+	axisY := top + laneH*float64(len(ls)) + 8
+	legendY := axisY + 52
+	height := legendY + 34
 	tmax := s.Cmax
 	for _, l := range ls {
 		for _, b := range l.bars {
 			tmax = math.Max(tmax, b.end)
 		}
 	}
-	if !(tmax > 0) {
+	if !(tmax > 0) || math.IsInf(tmax, 0) {
 		tmax = 1
+	}
+	ticks := plot.DefaultTicks{}.Ticks(0, tmax)
+	// Extend the axis to the first round tick at or after tmax.
+	var major []float64
+	for _, tk := range ticks {
+		if tk.Label != "" {
+			major = append(major, tk.Value)
+		}
+	}
+	if k := len(major); k >= 2 && major[k-1] < tmax*(1-1e-12) {
+		tmax = major[k-1] + (major[k-1] - major[k-2])
+		ticks = plot.DefaultTicks{}.Ticks(0, tmax)
 	}
 	x := func(t float64) float64 { return left + (width-left-right)*t/tmax }
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" font-family="sans-serif" font-size="11">`+"\n", width, height)
 	fmt.Fprintf(bw, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
 	fmt.Fprintf(bw, `<text x="%.0f" y="20" font-size="14">%s</text>`+"\n", left, html.EscapeString(firstLine(s.Summary())))
-	fmt.Fprintf(bw, `<text x="%.0f" y="36">Cmax = %.9g, %d stage(s), %d message(s)</text>`+"\n", left, s.Cmax, s.Stages, len(s.Chunks))
+	fmt.Fprintf(bw, `<text x="%.0f" y="38">Cmax = %.9g s, %d stage(s), %d message(s); bars: transfers (label: destination) and computations (label: stage)</text>`+"\n",
+		left, s.Cmax, s.Stages, len(s.Chunks))
 	for i, l := range ls {
 		y := top + laneH*float64(i)
 		if i%2 == 0 {
@@ -121,24 +197,47 @@ func (s *Schedule) WriteGantt(w io.Writer) error {
 		for _, b := range l.bars {
 			x0, x1 := x(b.start), x(b.end)
 			wd := math.Max(x1-x0, 0.5)
-			col := palette[(b.stage-1+len(palette))%len(palette)]
+			col := cols[min(max(b.stage, 1), maxStage)]
 			fmt.Fprintf(bw, `<rect x="%.2f" y="%.1f" width="%.2f" height="%.0f" fill="%s" stroke="#333" stroke-width="0.3"><title>%s</title></rect>`+"\n",
-				x0, y+(laneH-barH)/2, wd, barH, col, html.EscapeString(b.title))
+				x0, y+(laneH-barH)/2, wd, barH, svgColor(col), html.EscapeString(b.title))
 			if wd > 7*float64(len(b.label)) {
-				fmt.Fprintf(bw, `<text x="%.2f" y="%.1f" text-anchor="middle" fill="white">%s</text>`+"\n", (x0+x1)/2, y+laneH/2+4, html.EscapeString(b.label))
+				fmt.Fprintf(bw, `<text x="%.2f" y="%.1f" text-anchor="middle" fill="%s">%s</text>`+"\n", (x0+x1)/2, y+laneH/2+4, textOn(col), html.EscapeString(b.label))
 			}
 		}
 	}
-	// time axis with 10 ticks
-	ay := top + laneH*float64(len(ls)) + 8
-	fmt.Fprintf(bw, `<line x1="%.0f" y1="%.1f" x2="%.0f" y2="%.1f" stroke="black"/>`+"\n", left, ay, width-right, ay)
-	for k := 0; k <= 10; k++ {
-		t := tmax * float64(k) / 10
-		fmt.Fprintf(bw, `<line x1="%.2f" y1="%.1f" x2="%.2f" y2="%.1f" stroke="black"/><text x="%.2f" y="%.1f" text-anchor="middle">%.4g</text>`+"\n",
-			x(t), ay, x(t), ay+5, x(t), ay+18, t)
+	// Time axis: round ticks (major labelled, minor short), axis title.
+	fmt.Fprintf(bw, `<line x1="%.0f" y1="%.1f" x2="%.0f" y2="%.1f" stroke="black"/>`+"\n", left, axisY, width-right, axisY)
+	for _, tk := range ticks {
+		if tk.Value > tmax*(1+1e-12) {
+			continue
+		}
+		if tk.Label == "" {
+			fmt.Fprintf(bw, `<line x1="%.2f" y1="%.1f" x2="%.2f" y2="%.1f" stroke="black"/>`+"\n", x(tk.Value), axisY, x(tk.Value), axisY+3)
+			continue
+		}
+		fmt.Fprintf(bw, `<line x1="%.2f" y1="%.1f" x2="%.2f" y2="%.1f" stroke="black"/><text x="%.2f" y="%.1f" text-anchor="middle">%s</text>`+"\n",
+			x(tk.Value), axisY, x(tk.Value), axisY+6, x(tk.Value), axisY+19, html.EscapeString(tk.Label))
 	}
-	fmt.Fprintf(bw, `<line x1="%.2f" y1="%.0f" x2="%.2f" y2="%.1f" stroke="red" stroke-dasharray="4 2"/>`+"\n", x(s.Cmax), top, x(s.Cmax), ay)
-	fmt.Fprintf(bw, `<text x="%.2f" y="%.1f" fill="red" text-anchor="end">Cmax</text>`+"\n", x(s.Cmax)-3, top-3)
+	fmt.Fprintf(bw, `<text x="%.1f" y="%.1f" text-anchor="middle" font-size="12">time (s)</text>`+"\n", (left+width-right)/2, axisY+36)
+	fmt.Fprintf(bw, `<line x1="%.2f" y1="%.0f" x2="%.2f" y2="%.1f" stroke="#c00" stroke-dasharray="4 2"/>`+"\n", x(s.Cmax), top, x(s.Cmax), axisY)
+	fmt.Fprintf(bw, `<text x="%.2f" y="%.1f" fill="#c00" text-anchor="end">Cmax</text>`+"\n", x(s.Cmax)-3, top-3)
+	// Legend below the axis title.
+	fmt.Fprintf(bw, `<text x="6" y="%.1f">colour = stage</text>`+"\n", legendY+13)
+	if maxStage <= len(okabeIto) {
+		for i := 1; i <= maxStage; i++ {
+			lx := left + float64(i-1)*80
+			fmt.Fprintf(bw, `<rect x="%.0f" y="%.1f" width="14" height="14" fill="%s" stroke="#333" stroke-width="0.3"/><text x="%.0f" y="%.1f">stage %d</text>`+"\n",
+				lx, legendY+2, svgColor(cols[i]), lx+18, legendY+13, i)
+		}
+	} else {
+		const barW = 300.0
+		for i := 1; i <= maxStage; i++ {
+			x0 := left + barW*float64(i-1)/float64(maxStage)
+			fmt.Fprintf(bw, `<rect x="%.2f" y="%.1f" width="%.2f" height="14" fill="%s"/>`+"\n", x0, legendY+2, barW/float64(maxStage)+0.3, svgColor(cols[i]))
+		}
+		fmt.Fprintf(bw, `<text x="%.0f" y="%.1f" text-anchor="end">stage 1</text><text x="%.0f" y="%.1f">stage %d</text>`+"\n",
+			left-4, legendY+13, left+barW+4, legendY+13, maxStage)
+	}
 	fmt.Fprintf(bw, "</svg>\n")
 	return bw.Flush()
 }
