@@ -92,7 +92,16 @@ type tickLabels struct{ inner plot.Ticker }
 
 // Ticks implements plot.Ticker.
 func (t tickLabels) Ticks(min, max float64) []plot.Tick {
-	ts := t.inner.Ticks(min, max)
+	// Ticks outside the range are dropped: gonum pads the data area to
+	// fit their labels (plot.LogTicks returns whole decades), which left
+	// an empty band above the data.
+	var ts []plot.Tick
+	slack := 1e-9 * math.Max(math.Abs(min), math.Abs(max))
+	for _, x := range t.inner.Ticks(min, max) {
+		if x.Value >= min-slack && x.Value <= max+slack {
+			ts = append(ts, x)
+		}
+	}
 	var major []float64
 	for _, x := range ts {
 		if x.Label != "" {
@@ -142,7 +151,19 @@ func labelFormat(vals []float64) func(float64) string {
 			seen[s] = true
 		}
 		if ok {
-			return func(v float64) string { return strconv.FormatFloat(v, 'f', dec, 64) }
+			// Plain decimals, each without trailing zeros: "0.01",
+			// "0.1", "1", "10" on a log axis, "0.5", "1", "1.5" on a
+			// linear one.
+			return func(v float64) string {
+				s := strconv.FormatFloat(v, 'f', dec, 64)
+				if strings.Contains(s, ".") {
+					s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+				}
+				if s == "-0" {
+					s = "0"
+				}
+				return s
+			}
 		}
 	}
 	return func(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
@@ -269,16 +290,19 @@ func points(s Series, logX, logY bool) (plotter.XYs, []plotter.XYs, int) {
 	return pts, segs, dropped
 }
 
-// legendWidth estimates the width the legend needs beside the data.
+// legendWidth is the width the legend needs beside the data: the widest
+// entry as the legend's font measures it, its thumbnail and padding.
 func legendWidth(c Chart, leg plot.Legend) vg.Length {
-	longest := 0
+	var widest vg.Length
 	for _, s := range c.Series {
-		longest = max(longest, len([]rune(s.Name)))
+		if s.Name != "" {
+			widest = max(widest, leg.TextStyle.Width(s.Name))
+		}
 	}
-	if longest == 0 {
+	if widest == 0 {
 		return 0
 	}
-	return leg.ThumbnailWidth + vg.Length(longest)*leg.TextStyle.Font.Size*0.43 + vg.Points(8)
+	return leg.ThumbnailWidth + leg.Padding + widest + vg.Points(10)
 }
 
 // drawChart draws c in the canvas: the title and note centred over the
@@ -312,7 +336,31 @@ func drawChart(dc draw.Canvas, c Chart) error {
 	if lw > 0 {
 		plotArea = draw.Crop(area, 0, -lw, 0, 0)
 	}
-	p.Draw(plotArea)
+	// The axis titles are drawn here, centred on the data: gonum places
+	// their glyph boxes at the arithmetic mid-range, which on a log axis
+	// lies near the end and made it pad the data area by half a title.
+	xl, yl := p.X.Label.Text, p.Y.Label.Text
+	p.X.Label.Text, p.Y.Label.Text = "", ""
+	xsty, ysty := p.X.Label.TextStyle, p.Y.Label.TextStyle
+	var left, bottom vg.Length
+	if yl != "" {
+		left = ysty.Height(yl) + p.Y.Label.Padding
+	}
+	if xl != "" {
+		bottom = xsty.Height(xl) + xsty.FontExtents().Descent + p.X.Label.Padding
+	}
+	inner := draw.Crop(plotArea, left, 0, bottom, 0)
+	p.Draw(inner)
+	dac := p.DataCanvas(inner)
+	if xl != "" {
+		xsty.XAlign, xsty.YAlign = draw.XCenter, draw.YBottom
+		plotArea.FillText(xsty, vg.Point{X: (dac.Min.X + dac.Max.X) / 2, Y: plotArea.Min.Y + xsty.FontExtents().Descent}, xl)
+	}
+	if yl != "" {
+		ysty.Rotation = math.Pi / 2
+		ysty.XAlign, ysty.YAlign = draw.XCenter, draw.YTop
+		plotArea.FillText(ysty, vg.Point{X: plotArea.Min.X, Y: (dac.Min.Y + dac.Max.Y) / 2}, yl)
+	}
 	if lw > 0 {
 		la := draw.Crop(area, area.Max.X-area.Min.X-lw+vg.Points(6), 0, 0, 0)
 		leg.Top = true

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot"
 )
 
 func TestWriteSVGAndPNG(t *testing.T) {
@@ -39,3 +41,51 @@ func TestWriteSVGAndPNG(t *testing.T) {
 		t.Errorf("pdf accepted")
 	}
 }
+
+// Tick labels: only ticks inside the axis range, plain decimals without
+// trailing zeros on a log axis of 0.01..300, exponent form for 1..1e8,
+// never both on one axis (issue 16: "10000.00" beside "0.01", and labels
+// outside the range that made gonum pad the data area).
+func TestTickLabels(t *testing.T) {
+	for _, tc := range []struct {
+		ticks    tickLabels
+		min, max float64
+		want     string
+	}{
+		{tickLabels{plotLogTicks()}, 0.009, 355, "0.01 0.1 1 10 100"},
+		{tickLabels{plotLogTicks()}, 1, 1e8, "1e0 1e1 1e2 1e3 1e4 1e5 1e6 1e7 1e8"},
+		{tickLabels{plotDefaultTicks()}, 0, 1.5, "0 0.5 1 1.5"},
+	} {
+		var got []string
+		for _, tk := range tc.ticks.Ticks(tc.min, tc.max) {
+			if tk.Value < tc.min || tk.Value > tc.max {
+				t.Errorf("tick %g outside [%g, %g]", tk.Value, tc.min, tc.max)
+			}
+			if tk.Label != "" {
+				got = append(got, tk.Label)
+			}
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("[%g, %g]: labels %q, want %q", tc.min, tc.max, strings.Join(got, " "), tc.want)
+		}
+	}
+}
+
+// The legend column is as wide as its widest entry measured in the
+// legend's font, so no entry is cut off at the right edge.
+func TestLegendWidthFitsEntries(t *testing.T) {
+	c := Chart{Series: []Series{{Name: "D = 1e+06, h = 10", X: []float64{1}, Y: []float64{1}}, {Name: "one-layer strategy", X: []float64{1}, Y: []float64{2}}}}
+	_, leg, _, err := build(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := legendWidth(c, leg)
+	for _, s := range c.Series {
+		if need := leg.ThumbnailWidth + leg.TextStyle.Width(s.Name); w < need {
+			t.Errorf("legend width %v < %v needed by %q", w, need, s.Name)
+		}
+	}
+}
+
+func plotLogTicks() plot.Ticker     { return plot.LogTicks{Prec: -1} }
+func plotDefaultTicks() plot.Ticker { return plot.DefaultTicks{} }

@@ -170,10 +170,12 @@ type PlotSpec struct {
 	// lb_trivial), with the same filters; where rows at one x differ, the
 	// least value is drawn (refs are meant for lower bounds).
 	Refs []string
-	// LogX and LogY use logarithmic axes; Title overrides the default
-	// title.
-	LogX, LogY bool
-	Title      string
+	// LogX and LogY use logarithmic axes; Title, XLabel and YLabel
+	// override the defaults (the columns' names in words with units,
+	// ColumnLabel; the title names the axes and a note under it lists the
+	// parameters that are the same in every row drawn).
+	LogX, LogY            bool
+	Title, XLabel, YLabel string
 }
 
 // Chart builds the chart of ps from the records.
@@ -297,11 +299,7 @@ func Chart(recs Records, ps PlotSpec) (plotting.Chart, error) {
 		}
 		var parts []string
 		for _, s := range ps.Series {
-			if s == "label" {
-				parts = append(parts, r[s])
-			} else {
-				parts = append(parts, s+"="+canon(r[s]))
-			}
+			parts = append(parts, legendPart(s, r[s]))
 		}
 		series := strings.Join(parts, ", ")
 		for _, yc := range ps.Y {
@@ -329,9 +327,9 @@ func Chart(recs Records, ps PlotSpec) (plotting.Chart, error) {
 			name := series
 			if len(ps.Y) > 1 || name == "" {
 				if name == "" {
-					name = yc
+					name = shortName(yc)
 				} else {
-					name = yc + ": " + name
+					name = shortName(yc) + ": " + name
 				}
 			}
 			sortKey := ""
@@ -346,7 +344,7 @@ func Chart(recs Records, ps PlotSpec) (plotting.Chart, error) {
 			x, ok1 := num(r, ps.X)
 			y, ok2 := num(r, rc)
 			if ok1 && ok2 {
-				add(rc, "", x, y)
+				add(shortName(rc), "", x, y)
 			}
 		}
 	}
@@ -355,7 +353,7 @@ func Chart(recs Records, ps PlotSpec) (plotting.Chart, error) {
 	}
 	isRef := map[string]bool{}
 	for _, rc := range ps.Refs {
-		isRef[rc] = true
+		isRef[shortName(rc)] = true
 	}
 	sort.SliceStable(names, func(i, j int) bool {
 		a, b := lines[names[i]], lines[names[j]]
@@ -367,12 +365,44 @@ func Chart(recs Records, ps PlotSpec) (plotting.Chart, error) {
 		}
 		return a.order < b.order
 	})
-	ch := plotting.Chart{Title: ps.Title, XLabel: ps.X, YLabel: strings.Join(ps.Y, ", "), LogX: ps.LogX, LogY: ps.LogY}
+	ylabels := make([]string, len(ps.Y))
+	for i, y := range ps.Y {
+		ylabels[i] = ColumnLabel(y)
+	}
+	ch := plotting.Chart{Title: ps.Title, XLabel: ColumnLabel(ps.X), YLabel: strings.Join(ylabels, ", "), LogX: ps.LogX, LogY: ps.LogY}
 	if ps.Minus != nil {
-		ch.YLabel = fmt.Sprintf("%s − %s at %s", ch.YLabel, ch.YLabel, ps.Minus)
+		names := make([]string, len(ps.Y))
+		for i, y := range ps.Y {
+			names[i] = shortName(y)
+			if y == "cmax" {
+				names[i] = "Cmax"
+			}
+		}
+		unit := ""
+		if l := ch.YLabel; strings.HasSuffix(l, ")") {
+			unit = l[strings.LastIndex(l, " ("):]
+		}
+		ch.YLabel = fmt.Sprintf("%s − %s at %s%s", strings.Join(names, ", "), strings.Join(names, ", "), legendPart(ps.Minus.Column, ps.Minus.Values[0]), unit)
 	}
 	if ch.Title == "" {
-		ch.Title = ch.YLabel + " vs " + ps.X
+		ch.Title = ch.YLabel + " vs " + ch.XLabel
+		for _, l := range []string{" (s)", " (units)", " (s/unit)"} {
+			ch.Title = strings.ReplaceAll(ch.Title, l, "")
+		}
+	}
+	skip := map[string]bool{ps.X: true}
+	for _, c := range ps.Series {
+		skip[c] = true
+	}
+	if ps.Minus != nil {
+		skip[ps.Minus.Column] = true
+	}
+	ch.Note = fixedNote(sel, recs.Identity, skip)
+	if ps.XLabel != "" {
+		ch.XLabel = ps.XLabel
+	}
+	if ps.YLabel != "" {
+		ch.YLabel = ps.YLabel
 	}
 	for _, name := range names {
 		a := lines[name]

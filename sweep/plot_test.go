@@ -33,8 +33,13 @@ func TestChartMinusAggRef(t *testing.T) {
 	}
 	// D=1000 minus D=100 (written 100 and 1e2): 6−5 = 1 at V=10; at V=20
 	// the difference 1e-12 is within 1e-9 relative, so 0.
-	if len(ch.Series) != 1 || ch.Series[0].Name != "D=1000" || len(ch.Series[0].Y) != 2 || ch.Series[0].Y[0] != 1 || ch.Series[0].Y[1] != 0 {
+	if len(ch.Series) != 1 || ch.Series[0].Name != "D = 1000" || len(ch.Series[0].Y) != 2 || ch.Series[0].Y[0] != 1 || ch.Series[0].Y[1] != 0 {
 		t.Errorf("minus: %+v", ch.Series)
+	}
+	// Axis titles in words with units, the parameters held fixed in a
+	// note (issue 16: raw column names, no units, no parameters).
+	if ch.XLabel != "load V (units)" || ch.YLabel != "Cmax − Cmax at D = 100 (s)" || ch.Note != "n = 1" {
+		t.Errorf("labels: x %q, y %q, note %q", ch.XLabel, ch.YLabel, ch.Note)
 	}
 	if _, err := Chart(recs, PlotSpec{X: "V", Y: []string{"cmax"}, Series: []string{"D"}}); err == nil || !strings.Contains(err.Error(), "--agg") {
 		t.Errorf("duplicate x without --agg: %v", err)

@@ -29,7 +29,9 @@ func plotCommand() *cli.Command {
 			&cli.StringFlag{Name: "agg", Usage: "combine rows at the same x in a line: min, max, mean or first"},
 			&cli.BoolFlag{Name: "logx", Usage: "logarithmic x axis"},
 			&cli.BoolFlag{Name: "logy", Usage: "logarithmic y axis"},
-			&cli.StringFlag{Name: "title", Usage: "chart title"},
+			&cli.StringFlag{Name: "title", Usage: "chart title (default: the axes, with the parameters common to every row drawn in a note)"},
+			&cli.StringFlag{Name: "xlabel", Usage: "x axis title (default: the column in words, with its unit)"},
+			&cli.StringFlag{Name: "ylabel", Usage: "y axis title (default: the column(s) in words, with the unit)"},
 			&cli.StringFlag{Name: "out", Usage: "FIG.svg or FIG.png"},
 		},
 		Action: plotAction,
@@ -71,6 +73,7 @@ func plotAction(c0 *cli.Context) error {
 	ps := sweep.PlotSpec{
 		X: c.String("x"), Y: splitList(c.String("y")), Series: splitList(c.String("series")),
 		Agg: c.String("agg"), LogX: c.Bool("logx"), LogY: c.Bool("logy"), Title: c.String("title"),
+		XLabel: c.String("xlabel"), YLabel: c.String("ylabel"),
 	}
 	for _, w := range c.Generic("where").(*multiFlag).vals {
 		f, err := sweep.ParseFilter(w)

@@ -210,8 +210,8 @@ func TestSweepCLI(t *testing.T) {
 		"--ref", "lb_trivial", "--where", "status=optimal", "--out", svg}); code != 0 {
 		t.Fatalf("plot: exit %d", code)
 	}
-	if b, _ := os.ReadFile(svg); !bytes.Contains(b, []byte("<svg")) || !bytes.Contains(b, []byte("D=100")) {
-		t.Errorf("plot output is not an SVG with the D=100 series")
+	if b, _ := os.ReadFile(svg); !bytes.Contains(b, []byte("<svg")) || !bytes.Contains(b, []byte("D = 100")) || !bytes.Contains(b, []byte("makespan Cmax (s)")) {
+		t.Errorf("plot output is not an SVG with the D = 100 series and the axis title with its unit")
 	}
 	if code := run([]string{"dlsched", "plot", journal, "--x", "V", "--y", "nope", "--out", svg}); code != 2 {
 		t.Errorf("plot unknown column: exit %d, want 2", code)
