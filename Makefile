@@ -5,7 +5,7 @@ PKGS    := ./...
 # packages whose code runs goroutines concurrently: checked with -race
 RACE    := ./executor/... ./sweep/... ./solver/...
 
-.PHONY: all deps deps-test build demo test bench bench-full figures clean
+.PHONY: all deps deps-test build demo test fuzz bench bench-full figures clean
 
 all: build
 
@@ -30,6 +30,13 @@ test: deps-test
 	$(GO) vet $(PKGS)
 	$(GO) test -count=1 $(PKGS)
 	$(GO) test -count=1 -race -short $(RACE)
+	bash scripts/fuzz.sh 3s
+
+# Every fuzz target (readers of schedules, specs, results, graphs; the CLI's
+# number parsing) for FUZZTIME each.
+FUZZTIME ?= 60s
+fuzz:
+	bash scripts/fuzz.sh $(FUZZTIME)
 
 # Benchmarks of README's performance section; -short leaves out the runs that
 # take minutes (star n = 10,000, the largest tree). bench-full runs them too.

@@ -59,7 +59,13 @@ func problemFlags() []cli.Flag {
 }
 
 func parseFloat(c *cli.Context, name string, allowInf bool) (float64, error) {
-	s := strings.TrimSpace(c.String(name))
+	return parseNumber(name, c.String(name), allowInf)
+}
+
+// parseNumber reads the value s of flag name: a finite number, or with
+// allowInf also inf (+Inf); NaN and -inf are refused.
+func parseNumber(name, s string, allowInf bool) (float64, error) {
+	s = strings.TrimSpace(s)
 	if s == "" {
 		return 0, usagef("missing --%s", name)
 	}
@@ -75,19 +81,24 @@ func parseFloat(c *cli.Context, name string, allowInf bool) (float64, error) {
 		want = "a finite number or inf"
 	}
 	if err != nil || math.IsNaN(v) || (math.IsInf(v, 0) && !(allowInf && v > 0)) {
-		return 0, usagef("invalid --%s %s: want %s", name, s, want)
+		return 0, usagef("invalid --%s %s: want %s", name, oneLine(s), want)
 	}
 	return v, nil
 }
 
 func parseInt(c *cli.Context, name string) (int, error) {
-	s := strings.TrimSpace(c.String(name))
+	return parseInteger(name, c.String(name))
+}
+
+// parseInteger reads the value s of flag name as an integer.
+func parseInteger(name, s string) (int, error) {
+	s = strings.TrimSpace(s)
 	if s == "" {
 		return 0, usagef("missing --%s", name)
 	}
 	v, err := strconv.Atoi(s)
 	if err != nil {
-		return 0, usagef("invalid --%s %s: want an integer", name, s)
+		return 0, usagef("invalid --%s %s: want an integer", name, oneLine(s))
 	}
 	return v, nil
 }
