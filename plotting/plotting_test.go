@@ -2,6 +2,7 @@ package plotting
 
 import (
 	"bytes"
+	pngpkg "image/png"
 	"math"
 	"strings"
 	"testing"
@@ -27,6 +28,11 @@ func TestWriteSVGAndPNG(t *testing.T) {
 	}
 	if !bytes.HasPrefix(png.Bytes(), []byte("\x89PNG")) {
 		t.Errorf("not a PNG")
+	}
+	// 18 × 11 cm at 192 dpi: twice the resolution of the 605 × 378 PNGs
+	// of old, so that 10-point text is 27 pixels high.
+	if cfg, err := pngpkg.DecodeConfig(bytes.NewReader(png.Bytes())); err != nil || cfg.Width < 1300 || cfg.Height < 800 {
+		t.Errorf("PNG %d × %d (%v), want at least 1300 × 800", cfg.Width, cfg.Height, err)
 	}
 	// Same chart, same bytes.
 	var again bytes.Buffer

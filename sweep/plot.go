@@ -234,6 +234,14 @@ func Chart(recs Records, ps PlotSpec) (plotting.Chart, error) {
 	if len(sel) == 0 {
 		return plotting.Chart{}, fmt.Errorf("no rows match the --where filters")
 	}
+	// Results rows in grid order, whatever order the journal has them in
+	// (workers finish in any order): lines, colours and legends do not
+	// depend on it.
+	sort.SliceStable(sel, func(i, j int) bool {
+		a, aok := parseNum(sel[i]["index"])
+		b, bok := parseNum(sel[j]["index"])
+		return aok && bok && a < b
+	})
 	identity := func(r Record, skip string) string {
 		var b strings.Builder
 		for _, c := range recs.Identity {

@@ -77,3 +77,31 @@ func TestSweepOutMustBeRegular(t *testing.T) {
 		}
 	}
 }
+
+// --out through a symbolic link writes the link's target and keeps the
+// link; --out /dev/null writes to the device and leaves it a device
+// (issue 16: both were replaced by regular files).
+func TestOutFollowsLinksAndDevices(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "real.json")
+	os.WriteFile(target, []byte("old"), 0o644)
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	args := append(append([]string(nil), starArgs...), "--format", "json", "--no-verify")
+	for _, out := range []string{link, "/dev/null"} {
+		if _, stderr, code := dlsched(t, append(args, "--out", out)...); code != 0 {
+			t.Fatalf("--out %s: exit %d %s", out, code, stderr)
+		}
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v %v", fi.Mode(), err)
+	}
+	if b, _ := os.ReadFile(target); !strings.Contains(string(b), `"cmax"`) {
+		t.Errorf("the link's target was not written: %q", b)
+	}
+	if fi, err := os.Stat("/dev/null"); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		t.Errorf("/dev/null is no longer a device: %v", fi.Mode())
+	}
+}

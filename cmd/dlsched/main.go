@@ -84,6 +84,10 @@ func commandNames(cs []*cli.Command) string {
 	return strings.Join(names, ", ")
 }
 
+// appFor builds the application run executes (tests replace it to check
+// what run does with a panic).
+var appFor = newApp
+
 func main() {
 	os.Exit(run(os.Args))
 }
@@ -101,7 +105,7 @@ func run(args []string) (code int) {
 	}()
 	ctx, stop := signalContext()
 	defer stop()
-	err := newApp().RunContext(ctx, args)
+	err := appFor().RunContext(ctx, args)
 	if sig := caughtSignal(ctx); sig != 0 {
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "dlsched: "+oneLine(err.Error()))

@@ -68,3 +68,57 @@ func TestUsageContract(t *testing.T) {
 		}
 	}
 }
+
+// SIGINT during a sweep stops it within a second with exit 130; the rows
+// solved before are in the results file as whole lines, and running the
+// same command again resumes from them (issue 16: sweep ignored SIGINT).
+func TestSignalsStopASweep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a sweep of several seconds")
+	}
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "slow.toml")
+	os.WriteFile(spec, []byte(`[problem]
+topology = ["star"]
+m = [10]
+S = [1e-3]
+C = [1e-6]
+A = [1e-3]
+D = [5000]
+V = [5e6]
+stages = [1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007]
+[run]
+verify = false
+prune = false
+`), 0o644)
+	out := filepath.Join(dir, "r.jsonl")
+	cmd := exec.Command(binary, "sweep", spec, "--workers", "1", "--quiet", "--out", out)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2500 * time.Millisecond)
+	t0 := time.Now()
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	if el := time.Since(t0); el > 1500*time.Millisecond {
+		t.Errorf("stopped after %v", el)
+	}
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+		t.Fatalf("exit %v (stderr %q), want 130", err, stderr.String())
+	}
+	b, _ := os.ReadFile(out)
+	lines := bytes.Count(b, []byte("\n"))
+	if lines < 1 || lines >= 8 || !bytes.HasSuffix(b, []byte("\n")) {
+		t.Fatalf("results file after SIGINT: %d whole lines, %q", lines, b)
+	}
+	// Resume: the remaining points only.
+	if o, e, code := dlsched(t, "sweep", spec, "--workers", "2", "--quiet", "--out", out); code != 0 {
+		t.Fatalf("resume: exit %d %s %s", code, o, e)
+	}
+	b, _ = os.ReadFile(out)
+	if n := bytes.Count(b, []byte("\n")); n != 8 {
+		t.Errorf("after resuming: %d rows, want 8", n)
+	}
+}
