@@ -40,6 +40,10 @@ type Options struct {
 	// Auto replaces Base's algorithm and tolerances in the first attempt
 	// by the settings measured best for these LPs (see attempts).
 	Auto bool
+	// Dests, if not nil, restricts the n-stage pattern to these
+	// destinations (star processors or tree layers); the others receive
+	// nothing (a tree layer left out only relays). Pattern searches use it.
+	Dests []int
 }
 
 func (o *Options) tol() float64 {
@@ -327,6 +331,22 @@ func Solve(p *formulations.Problem, n int, opt Options) (*schedule.Schedule, err
 	}
 	start := time.Now()
 	pat := formulations.FullPattern(p, n)
+	if opt.Dests != nil {
+		keep := map[int]bool{}
+		for _, d := range opt.Dests {
+			keep[d] = true
+		}
+		var sub formulations.Pattern
+		for _, m := range pat {
+			if keep[m.Dest] {
+				sub = append(sub, m)
+			}
+		}
+		if len(sub) == 0 {
+			return nil, errors.New("pipeline: no destination left in the pattern")
+		}
+		pat = sub
+	}
 	res, err := SolvePattern(p, pat, opt)
 	if err != nil {
 		return nil, err
@@ -359,7 +379,7 @@ func Solve(p *formulations.Problem, n int, opt Options) (*schedule.Schedule, err
 			res = next
 		}
 		removed.CmaxAfter = res.Cmax
-		removed.Stages, removed.Destinations = lost(p, n, res.Network.Pattern)
+		removed.Stages, removed.Destinations = lost(p, n, res.Network.Pattern, opt.Dests)
 	}
 	s := res.Network.Schedule(res.Timing, n)
 	s.Status = solver.Optimal.String()
@@ -401,7 +421,7 @@ func split(res *Outcome) (keep formulations.Pattern, drop []int) {
 
 // lost returns the stages and destinations of the full n-stage pattern that
 // no longer carry any message in pat.
-func lost(p *formulations.Problem, n int, pat formulations.Pattern) (stages, dests []int) {
+func lost(p *formulations.Problem, n int, pat formulations.Pattern, only []int) (stages, dests []int) {
 	hasStage, hasDest := map[int]bool{}, map[int]bool{}
 	for _, m := range pat {
 		hasStage[m.Stage], hasDest[m.Dest] = true, true
@@ -411,7 +431,11 @@ func lost(p *formulations.Problem, n int, pat formulations.Pattern) (stages, des
 			stages = append(stages, k)
 		}
 	}
-	for _, d := range p.Dests() {
+	all := p.Dests()
+	if only != nil {
+		all = only
+	}
+	for _, d := range all {
 		if !hasDest[d] {
 			dests = append(dests, d)
 		}

@@ -85,6 +85,25 @@ func (s *Schedule) Summary() string {
 	fmt.Fprintf(&b, "  S=%s C=%s A=%s D=%s V=%s\n", g(p.S), g(p.C), g(p.A), Float(p.D).String(), g(p.V))
 	fmt.Fprintf(&b, "status %s  Cmax %.12g  lower bound %.12g  gap %.3g\n", s.Status, s.Cmax, s.LowerBound, s.Gap)
 	fmt.Fprintf(&b, "stages: built %d, carrying load %d (n_min %d), messages %d\n", p.Stages, s.Stages, s.NMin, len(s.Chunks))
+	if pi := s.Pattern; pi != nil {
+		what := "processors"
+		if p.Topology != "star" {
+			what = "layers"
+		}
+		switch {
+		case pi.Method == "greedy":
+			b.WriteString("pattern: greedy prune of the full pattern")
+		case pi.Destinations != nil:
+			fmt.Fprintf(&b, "pattern: best of %d solved (%d ruled out): %s %v only", pi.Candidates, pi.Skipped, what, pi.Destinations)
+		default:
+			fmt.Fprintf(&b, "pattern: best of %d solved (%d ruled out): all %s", pi.Candidates, pi.Skipped, what)
+		}
+		fmt.Fprintf(&b, "; bound over every pattern %.12g (%s), gap %.3g", s.PatternLowerBound, pi.Bound, s.PatternGap)
+		if pi.Note != "" {
+			b.WriteString("; " + pi.Note)
+		}
+		b.WriteByte('\n')
+	}
 	if r := s.Pruning; r != nil && r.Rounds > 0 {
 		fmt.Fprintf(&b, "pruned in %d round(s): %d empty message(s) removed", r.Rounds, len(r.Messages))
 		if len(r.Stages) > 0 {

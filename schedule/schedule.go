@@ -159,6 +159,25 @@ func (c *Chunk) Dest() int {
 	return c.Processor
 }
 
+// PatternInfo describes how the message pattern of a schedule was chosen.
+type PatternInfo struct {
+	// Method is "greedy" (the paper's prune loop from the full n-stage
+	// pattern) or "search" (the best of several candidate patterns, each
+	// pruned greedily).
+	Method string `json:"method"`
+	// Destinations are the processors (star) or layers (trees) the
+	// returned pattern was built on; empty means all.
+	Destinations []int `json:"destinations,omitempty"`
+	// Candidates is the number of patterns solved (1 for greedy) and
+	// Skipped the number ruled out by a bound without solving.
+	Candidates int `json:"candidates"`
+	Skipped    int `json:"skipped,omitempty"`
+	// Bound names the pattern lower bound.
+	Bound string `json:"bound"`
+	// Note adds what the search did not cover.
+	Note string `json:"note,omitempty"`
+}
+
 // Removed records what pruning took away.
 type Removed struct {
 	// Messages lists removed (stage, destination) pairs.
@@ -254,10 +273,17 @@ type Schedule struct {
 	NMin    int     `json:"n_min"`
 	Problem Problem `json:"problem"`
 	// Chunks are the messages in send order.
-	Chunks       []Chunk       `json:"chunks"`
-	Pruning      *Removed      `json:"pruning,omitempty"`
-	Solve        *SolveInfo    `json:"solve,omitempty"`
-	Verification *Verification `json:"verification,omitempty"`
+	Chunks  []Chunk  `json:"chunks"`
+	Pruning *Removed `json:"pruning,omitempty"`
+	// Pattern says how the message pattern was chosen; PatternLowerBound
+	// is a lower bound valid for every pattern of the problem (not only
+	// the returned one, unlike LowerBound) and PatternGap = (Cmax −
+	// PatternLowerBound)/Cmax.
+	Pattern           *PatternInfo  `json:"pattern,omitempty"`
+	PatternLowerBound float64       `json:"pattern_lower_bound,omitempty"`
+	PatternGap        float64       `json:"pattern_gap,omitempty"`
+	Solve             *SolveInfo    `json:"solve,omitempty"`
+	Verification      *Verification `json:"verification,omitempty"`
 
 	stated Field // fields present in the JSON it was read from
 }

@@ -10,7 +10,9 @@ import (
 	"github.com/dlsched/dlsched/executor/replay"
 	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/internal/atomicfile"
+	"github.com/dlsched/dlsched/optimize"
 	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solver"
 	"github.com/dlsched/dlsched/solver/backends"
 	"github.com/dlsched/dlsched/topology"
@@ -37,6 +39,7 @@ func solveCommand() *cli.Command {
 		&cli.StringFlag{Name: "gantt", Usage: "write a Gantt chart to FILE.svg"},
 		&cli.StringFlag{Name: "export-model", Usage: "write the (first) LP to FILE.mps or FILE.lp"},
 		&cli.BoolFlag{Name: "no-verify", Usage: "skip the executor's check of the schedule"},
+		&cli.StringFlag{Name: "pattern", Value: "greedy", Usage: "message pattern: greedy (prune the full pattern, the paper's way) or search (also patterns on fewer processors or layers; the best is returned)"},
 		noTimingsFlag(),
 	)
 	return &cli.Command{
@@ -153,7 +156,17 @@ func solveAction(c *cli.Context) error {
 			return err
 		}
 	}
-	s, err := pipeline.Solve(p, n, opt)
+	var s *schedule.Schedule
+	switch c.String("pattern") {
+	case "greedy":
+		if s, err = pipeline.Solve(p, n, opt); err == nil {
+			optimize.SetPatternBound(p, s)
+		}
+	case "search":
+		s, err = optimize.SolveBest(p, n, optimize.PatternOptions{Pipeline: opt})
+	default:
+		return usagef("invalid --pattern %s: want greedy or search", c.String("pattern"))
+	}
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,220 @@
+package optimize
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/solver"
+	"github.com/dlsched/dlsched/topology"
+)
+
+// MaxStarCandidates bounds the processor counts SolveBest tries on a star.
+const MaxStarCandidates = 64
+
+// PatternOptions configure SolveBest.
+type PatternOptions struct {
+	// Pipeline holds the solver and LP settings of every candidate.
+	Pipeline pipeline.Options
+	// Exhaustive: for trees of height h <= Exhaustive every non-empty
+	// subset of layers is a candidate (zero means DefaultExhaustive);
+	// higher trees get every single layer and a greedy extension of the
+	// best one.
+	Exhaustive int
+}
+
+// SetPatternBound fills s.PatternLowerBound and s.PatternGap with the
+// trivial bound S + VA/P (every processor computing from the first
+// startup on), which holds for every pattern and every n, and records the
+// method unless s already has one.
+func SetPatternBound(p *formulations.Problem, s *schedule.Schedule) {
+	lb := p.LowerBoundLB()
+	s.PatternLowerBound = lb
+	if s.Cmax > 0 {
+		s.PatternGap = math.Max((s.Cmax-lb)/s.Cmax, 0)
+	}
+	if s.Pattern == nil {
+		s.Pattern = &schedule.PatternInfo{Method: "greedy", Candidates: 1}
+	}
+	s.Pattern.Bound = "S + VA/P, the trivial bound"
+}
+
+// SolveBest solves the problem with n stages over several message
+// patterns and returns the best schedule: the paper's greedy prune from
+// the full pattern, and the same from patterns restricted to fewer
+// destinations — for trees, subsets of the layers (the others only relay:
+// every subset when h <= Exhaustive, else every single layer and a greedy
+// extension of the best), for a homogeneous star, the first k processors
+// for k = m−1, m−2, ... A candidate whose trivial bound (its shallowest
+// layer's i·S, or S, plus AV/P over its processors) is not below the best
+// makespan found is ruled out unsolved. Candidates that are infeasible
+// with n stages (too little buffer capacity) are skipped. The greedy
+// prune starts every message with its startup S paid even when it is
+// empty; leaving whole destinations out is what it cannot find, and what
+// this adds (issue 19's binomial example: 0.0090 greedy, 0.0015 with only
+// layer 1 computing). The returned schedule's Pattern says which
+// destinations won and how many candidates were tried.
+func SolveBest(p *formulations.Problem, n int, opt PatternOptions) (*schedule.Schedule, error) {
+	best, err := pipeline.Solve(p, n, opt.Pipeline)
+	if err != nil {
+		return nil, err
+	}
+	info := &schedule.PatternInfo{Method: "search", Candidates: 1}
+	all := p.Dests()
+	var bestSet []int
+	// try solves the pattern on set and returns its makespan (+Inf when
+	// ruled out or infeasible).
+	try := func(set []int, trivial float64) (float64, error) {
+		if trivial >= best.Cmax*(1-tieTol) {
+			info.Skipped++
+			return math.Inf(1), nil
+		}
+		o := opt.Pipeline
+		o.Dests = set
+		s, err := pipeline.Solve(p, n, o)
+		if err != nil {
+			var se *solver.StatusError
+			if errors.Is(err, solver.ErrInfeasible) || (errors.As(err, &se) && se.Status == solver.Infeasible) {
+				info.Skipped++
+				return math.Inf(1), nil
+			}
+			return 0, fmt.Errorf("pattern on %v: %w", set, err)
+		}
+		info.Candidates++
+		if s.Cmax < best.Cmax*(1-tieTol) {
+			best, bestSet = s, set
+		}
+		return s.Cmax, nil
+	}
+	switch {
+	case p.Kind == topology.Star && len(p.Procs) == 0:
+		for k := p.M - 1; k >= 1 && p.M-k <= MaxStarCandidates; k-- {
+			if float64(n)*float64(k)*p.D < p.V*(1-1e-12) {
+				break // n stages of k messages of at most D cannot carry V
+			}
+			trivial := p.S + p.A*p.V/float64(k)
+			if trivial >= best.Cmax*(1-tieTol) {
+				info.Skipped++
+				break // fewer processors only raise the bound
+			}
+			if _, err := try(all[:k], trivial); err != nil {
+				return nil, err
+			}
+		}
+		if p.M > MaxStarCandidates+1 {
+			info.Note = fmt.Sprintf("processor counts from m-1 down to m-%d at most", MaxStarCandidates)
+		}
+	case p.Kind == topology.Star:
+		info.Note = "heterogeneous star: only the full pattern"
+	case len(p.Relay) > 0:
+		info.Note = "relay-only layers given: only the full pattern on the computing layers"
+	default:
+		if err := searchLayers(p, opt, all, try); err != nil {
+			return nil, err
+		}
+	}
+	if bestSet != nil {
+		info.Destinations = bestSet
+	}
+	best.Pattern = info
+	SetPatternBound(p, best)
+	return best, nil
+}
+
+// searchLayers tries subsets of tree layers, in the problem's order.
+func searchLayers(p *formulations.Problem, opt PatternOptions, all []int, try func([]int, float64) (float64, error)) error {
+	ex := opt.Exhaustive
+	if ex == 0 {
+		ex = DefaultExhaustive
+	}
+	inOrder := func(set map[int]bool) []int {
+		var out []int
+		for _, d := range all {
+			if set[d] {
+				out = append(out, d)
+			}
+		}
+		return out
+	}
+	trivial := func(set []int) float64 {
+		procs, shallow := 0.0, math.Inf(1)
+		for _, l := range set {
+			procs += topology.LayerSize(p.Kind, p.P, l)
+			shallow = math.Min(shallow, float64(l))
+		}
+		return shallow*p.S + p.A*p.V/procs
+	}
+	tried := map[string]float64{}
+	eval := func(set map[int]bool) (float64, error) {
+		s := inOrder(set)
+		if len(s) == 0 || len(s) == len(all) {
+			return math.Inf(1), nil
+		}
+		key := fmt.Sprint(s)
+		if c, ok := tried[key]; ok {
+			return c, nil
+		}
+		c, err := try(s, trivial(s))
+		tried[key] = c
+		return c, err
+	}
+	h := p.H
+	if h <= ex {
+		for mask := 1; mask < 1<<h; mask++ {
+			set := map[int]bool{}
+			for l := 1; l <= h; l++ {
+				if mask&(1<<(l-1)) != 0 {
+					set[l] = true
+				}
+			}
+			if _, err := eval(set); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	// Single layers, most promising first (so that hopeless ones are
+	// ruled out by their bound), then a greedy extension of the best:
+	// add the layer that helps most while one helps.
+	singles := append([]int(nil), all...)
+	sort.SliceStable(singles, func(a, b int) bool { return trivial([]int{singles[a]}) < trivial([]int{singles[b]}) })
+	cur, curC := map[int]bool{}, math.Inf(1)
+	for _, l := range singles {
+		c, err := eval(map[int]bool{l: true})
+		if err != nil {
+			return err
+		}
+		if c < curC {
+			cur, curC = map[int]bool{l: true}, c
+		}
+	}
+	for len(cur) > 0 {
+		var add int
+		addC := curC
+		for _, l := range all {
+			if cur[l] {
+				continue
+			}
+			next := map[int]bool{l: true}
+			for k := range cur {
+				next[k] = true
+			}
+			c, err := eval(next)
+			if err != nil {
+				return err
+			}
+			if c < addC*(1-tieTol) {
+				add, addC = l, c
+			}
+		}
+		if add == 0 {
+			break
+		}
+		cur[add], curC = true, addC
+	}
+	return nil
+}
