@@ -90,6 +90,9 @@ type Layout struct {
 	// TimeCols lists every time column including Cmax, whose finite upper
 	// bound certification may set to a known makespan.
 	TimeCols []int
+	// Exist[j] is the binary column of message j in a pattern MILP
+	// (BuildPatternMILP); nil in an LP.
+	Exist []int
 }
 
 // SizeEstimate predicts the size of the LP before it is built.
@@ -168,6 +171,25 @@ func (nw *Network) hopName(h int) string {
 // Otherwise the arcs are the Network's, with the equalities described
 // below.
 func (nw *Network) Build(f Form, sc Scale) (*lp.Model, *Layout) {
+	return nw.build(f, sc, false)
+}
+
+// BuildPatternMILP writes the compact LP of the network with one binary
+// column per message (Layout.Exist): y_j = 1 if message j is sent. Its
+// startup is paid only then — every hop duration S·y_j + C·α_j — and
+// α_j ≤ MaxLoad·y_j. A message with y_j = 0 keeps its place in the
+// precedence network as a zero-length phantom. For a star and a binomial
+// tree (one chain of sends) and a 1-buffer ordinary tree, the phantom
+// adds nothing that the pattern without it lacks (its arcs are implied by
+// the chains through the messages before it; docs/formulations.md), so
+// the MILP's optimum is the best makespan over all sub-patterns of the
+// network's pattern. For a 2-buffer tree a phantom still holds a buffer
+// and the MILP is only an upper bound on that optimum.
+func (nw *Network) BuildPatternMILP(sc Scale) (*lp.Model, *Layout) {
+	return nw.build(FormCompact, sc, true)
+}
+
+func (nw *Network) build(f Form, sc Scale, exist bool) (*lp.Model, *Layout) {
 	p := nw.Prob
 	m := lp.New(fmt.Sprintf("dlsched_%s_%s", p.Kind, f), lp.Minimize)
 	lay := &Layout{Scale: sc, Form: f, Alpha: make([]int, len(nw.Pattern)), Time: make([]int, len(nw.Hops))}
@@ -189,6 +211,14 @@ func (nw *Network) Build(f Form, sc Scale) (*lp.Model, *Layout) {
 	}
 	lay.Cmax = m.AddVar("cmax", 0, math.Inf(1), 1)
 	lay.TimeCols = append(append([]int(nil), lay.Time...), lay.Cmax)
+	if exist {
+		lay.Exist = make([]int, len(nw.Pattern))
+		for j, msg := range nw.Pattern {
+			lay.Exist[j] = m.AddVar(nw.msgName("y", j), 0, 1, 0)
+			maxLoad := p.MaxLoad(msg.Dest) / sc.L0
+			m.AddRow(nw.msgName("exist", j), math.Inf(-1), 0, []int{lay.Alpha[j], lay.Exist[j]}, []float64{1, -maxLoad})
+		}
+	}
 
 	// Suffix-sum columns β_j = α_j + β_next (compact form only); the last
 	// message of a destination uses α itself.
@@ -230,15 +260,22 @@ func (nw *Network) Build(f Form, sc Scale) (*lp.Model, *Layout) {
 		from := nw.Hops[a.From]
 		cols = append(cols[:0], lay.Time[a.To], lay.Time[a.From], lay.Alpha[from.Msg])
 		vals = append(vals[:0], 1, -1, -from.Coef*lscale)
+		lo := from.Const * tscale
+		if exist {
+			// The startup moves to the existence column.
+			cols = append(cols, lay.Exist[from.Msg])
+			vals = append(vals, -lo)
+			lo = 0
+		}
 		up := math.Inf(1)
 		if len(lay.In[a.To]) == 1 && !printed {
-			up = from.Const * tscale
+			up = lo
 		}
 		name := fmt.Sprintf("%s_%d_%d", a.Kind, a.From, a.To)
 		if a.Eq != "" {
 			name = fmt.Sprintf("eq%s_%d_%d", a.Eq, a.From, a.To)
 		}
-		lay.ArcRow[ai] = m.AddRow(name, from.Const*tscale, up, cols, vals)
+		lay.ArcRow[ai] = m.AddRow(name, lo, up, cols, vals)
 	}
 	for _, d := range nw.Dests {
 		_, _, aRate := p.params(d)
@@ -265,7 +302,13 @@ func (nw *Network) Build(f Form, sc Scale) (*lp.Model, *Layout) {
 			if f == FormPaper {
 				name = nw.msgName("eq"+compEq, j)
 			}
-			lay.CompRow[j] = m.AddRow(name, last.Const*tscale, math.Inf(1), cols, vals)
+			lo := last.Const * tscale
+			if exist {
+				cols = append(cols, lay.Exist[j])
+				vals = append(vals, -lo)
+				lo = 0
+			}
+			lay.CompRow[j] = m.AddRow(name, lo, math.Inf(1), cols, vals)
 			if beta[j] >= 0 {
 				next := msgs[q+1]
 				nb := beta[next]

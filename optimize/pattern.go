@@ -16,6 +16,75 @@ import (
 // MaxStarCandidates bounds the processor counts SolveBest tries on a star.
 const MaxStarCandidates = 64
 
+// MaxLocalSolves bounds the LP solves of SolveBest's local search, and
+// MaxLocalMessages the patterns it runs on.
+const (
+	MaxLocalSolves   = 300
+	MaxLocalMessages = 64
+)
+
+func indexOf(pat formulations.Pattern, m formulations.Msg) int {
+	for i, x := range pat {
+		if x == m {
+			return i
+		}
+	}
+	return -1
+}
+
+func samePattern(a, b formulations.Pattern) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// additions returns the patterns with one message of the full n-stage
+// pattern added to pat, each in the full pattern's order.
+func additions(p *formulations.Problem, n int, pat formulations.Pattern) []formulations.Pattern {
+	have := map[formulations.Msg]bool{}
+	for _, m := range pat {
+		have[m] = true
+	}
+	full := formulations.FullPattern(p, n)
+	var out []formulations.Pattern
+	for _, m := range full {
+		if have[m] {
+			continue
+		}
+		var cand formulations.Pattern
+		for _, f := range full {
+			if have[f] || f == m {
+				cand = append(cand, f)
+			}
+		}
+		out = append(out, cand)
+	}
+	return out
+}
+
+// patternOf returns the message pattern of a schedule: its chunks' stages
+// and destinations in send order.
+func patternOf(s *schedule.Schedule) formulations.Pattern {
+	out := make(formulations.Pattern, len(s.Chunks))
+	for i := range s.Chunks {
+		out[i] = formulations.Msg{Stage: s.Chunks[i].Stage, Dest: s.Chunks[i].Dest()}
+	}
+	return out
+}
+
+func joinNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
 // PatternOptions configure SolveBest.
 type PatternOptions struct {
 	// Pipeline holds the solver and LP settings of every candidate.
@@ -65,7 +134,6 @@ func SolveBest(p *formulations.Problem, n int, opt PatternOptions) (*schedule.Sc
 	}
 	info := &schedule.PatternInfo{Method: "search", Candidates: 1}
 	all := p.Dests()
-	var bestSet []int
 	// try solves the pattern on set and returns its makespan (+Inf when
 	// ruled out or infeasible).
 	try := func(set []int, trivial float64) (float64, error) {
@@ -86,7 +154,7 @@ func SolveBest(p *formulations.Problem, n int, opt PatternOptions) (*schedule.Sc
 		}
 		info.Candidates++
 		if s.Cmax < best.Cmax*(1-tieTol) {
-			best, bestSet = s, set
+			best = s
 		}
 		return s.Cmax, nil
 	}
@@ -117,12 +185,79 @@ func SolveBest(p *formulations.Problem, n int, opt PatternOptions) (*schedule.Sc
 			return nil, err
 		}
 	}
-	if bestSet != nil {
-		info.Destinations = bestSet
+	// Local search: drop one message of the best pattern, or add one of
+	// the full pattern's, while that helps (first improvement; drops
+	// first, last message first), within a budget of LP solves. It
+	// reaches patterns that leave a destination out of some stages only,
+	// which neither the prune nor the destination subsets do.
+	budget := MaxLocalSolves
+	if len(best.Chunks) > MaxLocalMessages {
+		budget = 0
+		info.Note = joinNote(info.Note, fmt.Sprintf("no local search: more than %d messages", MaxLocalMessages))
+	}
+	for improved := true; improved && budget > 0; {
+		improved = false
+		pat := patternOf(best)
+		var moves []formulations.Pattern
+		for j := len(pat) - 1; j >= 0 && len(pat) > 1; j-- {
+			moves = append(moves, append(append(formulations.Pattern(nil), pat[:j]...), pat[j+1:]...))
+		}
+		adds := additions(p, n, pat)
+		moves = append(moves, adds...)
+		// Swaps: one message moved to a place of the full pattern it
+		// does not hold (another stage or destination).
+		for _, add := range adds {
+			for j := range add {
+				if k := indexOf(pat, add[j]); k < 0 {
+					continue
+				}
+				swapped := append(append(formulations.Pattern(nil), add[:j]...), add[j+1:]...)
+				if len(swapped) == len(pat) && !samePattern(swapped, pat) {
+					moves = append(moves, swapped)
+				}
+			}
+		}
+		for _, cand := range moves {
+			if budget <= 0 {
+				break
+			}
+			budget--
+			s, err := pipeline.SolveFrom(p, n, cand, opt.Pipeline)
+			if err != nil {
+				continue // infeasible without it (buffer capacity)
+			}
+			info.Candidates++
+			if s.Cmax < best.Cmax*(1-tieTol) {
+				best, improved = s, true
+				info.Moves++
+				break
+			}
+		}
+	}
+	if budget == 0 && len(best.Chunks) <= MaxLocalMessages {
+		info.Note = joinNote(info.Note, fmt.Sprintf("local search stopped after %d LP solves", MaxLocalSolves))
+	}
+	if used := destsOf(best); len(used) < len(all) {
+		info.Destinations = used
 	}
 	best.Pattern = info
 	SetPatternBound(p, best)
 	return best, nil
+}
+
+// destsOf returns the destinations a schedule's chunks use, in increasing
+// order.
+func destsOf(s *schedule.Schedule) []int {
+	seen := map[int]bool{}
+	var out []int
+	for i := range s.Chunks {
+		if d := s.Chunks[i].Dest(); !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	sort.Ints(out)
+	return out
 }
 
 // searchLayers tries subsets of tree layers, in the problem's order.

@@ -329,7 +329,6 @@ func Solve(p *formulations.Problem, n int, opt Options) (*schedule.Schedule, err
 	if err := CheckSize(p, n, opt); err != nil {
 		return nil, err
 	}
-	start := time.Now()
 	pat := formulations.FullPattern(p, n)
 	if opt.Dests != nil {
 		keep := map[int]bool{}
@@ -347,6 +346,14 @@ func Solve(p *formulations.Problem, n int, opt Options) (*schedule.Schedule, err
 		}
 		pat = sub
 	}
+	return SolveFrom(p, n, pat, opt)
+}
+
+// SolveFrom solves the LP of pattern pat (messages of at most n stages),
+// certifies it and (unless opt.NoPrune) prunes it as Solve does; the
+// schedule reports n as its stage count.
+func SolveFrom(p *formulations.Problem, n int, pat formulations.Pattern, opt Options) (*schedule.Schedule, error) {
+	start := time.Now()
 	res, err := SolvePattern(p, pat, opt)
 	if err != nil {
 		return nil, err

@@ -90,13 +90,18 @@ func (s *Schedule) Summary() string {
 		if p.Topology != "star" {
 			what = "layers"
 		}
-		switch {
-		case pi.Method == "greedy":
+		on := "all " + what
+		if pi.Destinations != nil {
+			on = fmt.Sprintf("%s %v only", what, pi.Destinations)
+		}
+		switch pi.Method {
+		case "greedy":
 			b.WriteString("pattern: greedy prune of the full pattern")
-		case pi.Destinations != nil:
-			fmt.Fprintf(&b, "pattern: best of %d solved (%d ruled out): %s %v only", pi.Candidates, pi.Skipped, what, pi.Destinations)
+		case "exact":
+			fmt.Fprintf(&b, "pattern: exact (MILP over every sub-pattern, Cbc): %s", on)
 		default:
-			fmt.Fprintf(&b, "pattern: best of %d solved (%d ruled out): all %s", pi.Candidates, pi.Skipped, what)
+			fmt.Fprintf(&b, "pattern: search, best of %d solved (%d ruled out by their bound, %d improving single-message changes): %s",
+				pi.Candidates, pi.Skipped, pi.Moves, on)
 		}
 		fmt.Fprintf(&b, "; bound over every pattern %.12g (%s), gap %.3g", s.PatternLowerBound, pi.Bound, s.PatternGap)
 		if pi.Note != "" {

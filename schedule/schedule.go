@@ -172,6 +172,10 @@ type PatternInfo struct {
 	// Skipped the number ruled out by a bound without solving.
 	Candidates int `json:"candidates"`
 	Skipped    int `json:"skipped,omitempty"`
+	// Moves counts the single-message changes (one dropped or added) by
+	// which the local search improved the pattern after the destination
+	// search.
+	Moves int `json:"moves,omitempty"`
 	// Bound names the pattern lower bound.
 	Bound string `json:"bound"`
 	// Note adds what the search did not cover.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -39,7 +40,7 @@ func solveCommand() *cli.Command {
 		&cli.StringFlag{Name: "gantt", Usage: "write a Gantt chart to FILE.svg"},
 		&cli.StringFlag{Name: "export-model", Usage: "write the (first) LP to FILE.mps or FILE.lp"},
 		&cli.BoolFlag{Name: "no-verify", Usage: "skip the executor's check of the schedule"},
-		&cli.StringFlag{Name: "pattern", Value: "greedy", Usage: "message pattern: greedy (prune the full pattern, the paper's way) or search (also patterns on fewer processors or layers; the best is returned)"},
+		&cli.StringFlag{Name: "pattern", Value: "greedy", Usage: "message pattern: greedy (prune the full pattern, the paper's way), search (also patterns on fewer processors or layers, then single-message changes; the best is returned) or exact (a MILP over every sub-pattern, solved with Cbc; at most 40 messages)"},
 		noTimingsFlag(),
 	)
 	return &cli.Command{
@@ -164,8 +165,14 @@ func solveAction(c *cli.Context) error {
 		}
 	case "search":
 		s, err = optimize.SolveBest(p, n, optimize.PatternOptions{Pipeline: opt})
+	case "exact":
+		s, err = optimize.SolveExact(p, n, optimize.ExactOptions{Pipeline: opt})
+		var se *optimize.SizeExactError
+		if errors.As(err, &se) {
+			return usagef("invalid --pattern exact: %v", err)
+		}
 	default:
-		return usagef("invalid --pattern %s: want greedy or search", c.String("pattern"))
+		return usagef("invalid --pattern %s: want greedy, search or exact", c.String("pattern"))
 	}
 	if err != nil {
 		return err

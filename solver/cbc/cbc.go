@@ -110,6 +110,15 @@ func Solve(ctx context.Context, m *lp.Model, integer []int, opt Options) (*Resul
 	setParam(model, "threads", "0")
 	setParam(model, "ratioGap", strconv.FormatFloat(gap, 'g', -1, 64))
 	setParam(model, "allowableGap", "0")
+	// An integer column within this of an integer counts as integral; Cbc's
+	// default (1e-6) lets a binary of 1e-6 switch on a big-M bound by that
+	// share, enough to move an optimum by a millionth.
+	setParam(model, "integerTolerance", "1e-9")
+	// A node is pruned when its bound is within the cutoff increment of
+	// the incumbent; Cbc's default (1e-5, absolute) made it call a pattern
+	// MILP optimal 2e-6 (relative) above its true optimum. The relative
+	// gap above is the stopping rule.
+	setParam(model, "increment", "1e-12")
 	if opt.MaxNodes > 0 {
 		C.Cbc_setMaximumNodes(model, C.int(opt.MaxNodes))
 	}
