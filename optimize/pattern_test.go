@@ -100,3 +100,23 @@ func TestSolveBestStarEscapesGreedy(t *testing.T) {
 		}
 	}
 }
+
+// Issue 19: a change of V in its 15th digit changed the greedy Cmax by
+// 11% (binomial p = 2, h = 10, LLF, D = 1e4, n_min: 0.009102 and
+// 0.010093). The search returns the same schedule for both, and a better
+// one (0.0061853).
+func TestSolveBestContinuousInV(t *testing.T) {
+	s := newClp(t)
+	var got [2]float64
+	for i, v := range []float64{177.82794100389228, 177.827941003892} {
+		p := fig11(topology.LLF, 1e4, v)
+		b, err := SolveBest(p, p.NMin(), PatternOptions{Pipeline: popts(s, true)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[i] = b.Cmax
+	}
+	if relDiff(got[0], got[1]) > 1e-6 || got[0] > 0.0062 {
+		t.Errorf("Cmax %.10g and %.10g, want equal to 1e-6 and below 0.0062", got[0], got[1])
+	}
+}
