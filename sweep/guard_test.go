@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/dlsched/dlsched/internal/testutil"
 )
 
 // A point whose verification would not fit in memory is a skipped row
@@ -18,5 +20,29 @@ func TestRowTooLargeToVerify(t *testing.T) {
 	r := SolvePoint(context.Background(), pts[0], nil, sp.Run)
 	if r.Status != StatusSkipped || !strings.Contains(r.Error, "run.verify = false") || r.Cmax != nil {
 		t.Fatalf("row %+v, want skipped before solving with advice", r)
+	}
+}
+
+// run.pattern = "search" solves each point with the pattern search:
+// issue 19's binomial example gives 0.0015005 instead of the greedy
+// 0.0090 (the same as `solve --pattern search`).
+func TestRunPatternSearch(t *testing.T) {
+	s := testutil.Clp(t)
+	text := "[problem]\ntopology = [\"binomial\"]\norder = [\"llf\"]\np = [2]\nh = [10]\nS = [1e-3]\nC = [1e-6]\nA = [1e-3]\nD = [\"inf\"]\nV = [1]\n[run]\nverify = false\n"
+	for _, tc := range []struct {
+		pattern string
+		lo, hi  float64
+	}{{"greedy", 0.008, 0.01}, {"search", 0.0015004, 0.0015006}} {
+		sp, err := Parse("p.toml", text+"pattern = \""+tc.pattern+"\"\n")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := SolvePoint(context.Background(), sp.Points()[0], s, sp.Run)
+		if r.Status != StatusOptimal || r.Cmax == nil || float64(*r.Cmax) < tc.lo || float64(*r.Cmax) > tc.hi {
+			t.Errorf("pattern %s: row %+v, want Cmax in [%g, %g]", tc.pattern, r, tc.lo, tc.hi)
+		}
+	}
+	if _, err := Parse("p.toml", text+"pattern = \"exact\"\n"); err == nil || !strings.Contains(err.Error(), "run.pattern") {
+		t.Errorf("pattern exact in a sweep: %v", err)
 	}
 }

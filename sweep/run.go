@@ -12,6 +12,7 @@ import (
 
 	"github.com/dlsched/dlsched/executor/replay"
 	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/optimize"
 	"github.com/dlsched/dlsched/pipeline"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solver"
@@ -292,6 +293,11 @@ func SolvePoint(ctx context.Context, pt Point, s solver.Solver, rc RunConfig) (r
 	searchLPs := 0
 	if pt.Stages.Policy == StagesOpt {
 		sch, searchLPs, err = solveOpt(&p, po)
+	} else if rc.Pattern == "search" {
+		sch, err = optimize.SolveBest(&p, n, optimize.PatternOptions{Pipeline: po})
+		if sch != nil && sch.Pattern != nil {
+			searchLPs = sch.Pattern.Candidates - 1
+		}
 	} else {
 		sch, err = pipeline.Solve(&p, n, po)
 	}

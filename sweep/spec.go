@@ -81,6 +81,10 @@ type RunConfig struct {
 	// MaxStages, when positive, records points whose number of stages
 	// exceeds it as rows with status "skipped" instead of solving them.
 	MaxStages int
+	// Pattern is "greedy" (default: the paper's prune of the full
+	// pattern) or "search" (optimize.SolveBest: also patterns on fewer
+	// destinations and single-message changes; not with stages = "opt").
+	Pattern string
 }
 
 // Spec is a parsed sweep specification.
@@ -138,7 +142,7 @@ func Read(name string, r io.Reader) (*Spec, error) {
 // problemKeys are the keys of a [problem] table in canonical order.
 var problemKeys = []string{"label", "topology", "order", "buffers", "m", "p", "h", "S", "C", "A", "D", "V", "stages"}
 
-var runKeys = []string{"verify", "prune", "solver", "form", "tolerance", "max_stages"}
+var runKeys = []string{"verify", "prune", "solver", "form", "tolerance", "max_stages", "pattern"}
 
 // Parse parses the TOML text of a spec. Every problem parameter may be a
 // single value, a list, or a range table {from, to, points, scale}. Errors
@@ -291,6 +295,12 @@ func parseRun(file string, t map[string]any, rc *RunConfig) error {
 				return bad("a number in (0, 1)")
 			}
 			rc.Tolerance = f
+		case "pattern":
+			s, ok := v.(string)
+			if !ok || (s != "greedy" && s != "search") {
+				return bad(`"greedy" or "search"`)
+			}
+			rc.Pattern = s
 		case "max_stages":
 			n, ok := toInt(v)
 			if !ok || n < 0 {
