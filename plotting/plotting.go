@@ -88,7 +88,13 @@ func Format(path string) (string, error) {
 // decimals with the fewest digits that tell them apart, or, when the
 // values span very large or small magnitudes, all in exponent form — never
 // "1000" beside "1e+04".
-type tickLabels struct{ inner plot.Ticker }
+type tickLabels struct {
+	inner plot.Ticker
+	// log: on a logarithmic axis with fewer than three labelled decades,
+	// 2× and 5× each decade are labelled too, so that no axis shows only
+	// one or two numbers.
+	log bool
+}
 
 // Ticks implements plot.Ticker.
 func (t tickLabels) Ticks(min, max float64) []plot.Tick {
@@ -106,6 +112,19 @@ func (t tickLabels) Ticks(min, max float64) []plot.Tick {
 	for _, x := range ts {
 		if x.Label != "" {
 			major = append(major, x.Value)
+		}
+	}
+	if t.log && len(major) < 3 {
+		major = major[:0]
+		seen := map[float64]bool{}
+		for i := range ts {
+			ts[i].Label = ""
+			m := ts[i].Value / math.Pow(10, math.Floor(math.Log10(ts[i].Value)+1e-9))
+			if (math.Abs(m-1) < 1e-6 || math.Abs(m-2) < 1e-6 || math.Abs(m-5) < 1e-6) && !seen[ts[i].Value] {
+				seen[ts[i].Value] = true
+				ts[i].Label = "x" // relabelled below
+				major = append(major, ts[i].Value)
+			}
 		}
 	}
 	format := labelFormat(major)
@@ -185,15 +204,15 @@ func build(c Chart) (*plot.Plot, plot.Legend, int, error) {
 	}
 	p.X.Label.Text = c.XLabel
 	p.Y.Label.Text = c.YLabel
-	p.X.Tick.Marker = tickLabels{plot.DefaultTicks{}}
-	p.Y.Tick.Marker = tickLabels{plot.DefaultTicks{}}
+	p.X.Tick.Marker = tickLabels{inner: plot.DefaultTicks{}}
+	p.Y.Tick.Marker = tickLabels{inner: plot.DefaultTicks{}}
 	if c.LogX {
 		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = tickLabels{plot.LogTicks{Prec: -1}}
+		p.X.Tick.Marker = tickLabels{inner: plot.LogTicks{Prec: -1}, log: true}
 	}
 	if c.LogY {
 		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = tickLabels{plot.LogTicks{Prec: -1}}
+		p.Y.Tick.Marker = tickLabels{inner: plot.LogTicks{Prec: -1}, log: true}
 	}
 	p.Add(plotter.NewGrid())
 	leg := plot.NewLegend()

@@ -58,9 +58,10 @@ func TestTickLabels(t *testing.T) {
 		min, max float64
 		want     string
 	}{
-		{tickLabels{plotLogTicks()}, 0.009, 355, "0.01 0.1 1 10 100"},
-		{tickLabels{plotLogTicks()}, 1, 1e8, "1e0 1e1 1e2 1e3 1e4 1e5 1e6 1e7 1e8"},
-		{tickLabels{plotDefaultTicks()}, 0, 1.5, "0 0.5 1 1.5"},
+		{tickLabels{inner: plotLogTicks(), log: true}, 0.009, 355, "0.01 0.1 1 10 100"},
+		{tickLabels{inner: plotLogTicks(), log: true}, 1, 1e8, "1e0 1e1 1e2 1e3 1e4 1e5 1e6 1e7 1e8"},
+		{tickLabels{inner: plotLogTicks(), log: true}, 1500, 3e5, "2000 5000 10000 20000 50000 100000 200000"},
+		{tickLabels{inner: plotDefaultTicks()}, 0, 1.5, "0 0.5 1 1.5"},
 	} {
 		var got []string
 		for _, tk := range tc.ticks.Ticks(tc.min, tc.max) {
