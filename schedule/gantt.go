@@ -170,16 +170,13 @@ func (s *Schedule) WriteGantt(w io.Writer) error {
 		tmax = 1
 	}
 	ticks := plot.DefaultTicks{}.Ticks(0, tmax)
-	// Extend the axis to the first round tick at or after tmax.
-	var major []float64
-	for _, tk := range ticks {
-		if tk.Label != "" {
-			major = append(major, tk.Value)
+	// Extend the axis to the first tick mark (major or minor) at or after
+	// tmax, a round value close to it.
+	if step := minTickStep(ticks); step > 0 {
+		if end := math.Ceil(tmax/step*(1-1e-12)) * step; end > tmax {
+			tmax = end
+			ticks = plot.DefaultTicks{}.Ticks(0, tmax)
 		}
-	}
-	if k := len(major); k >= 2 && major[k-1] < tmax*(1-1e-12) {
-		tmax = major[k-1] + (major[k-1] - major[k-2])
-		ticks = plot.DefaultTicks{}.Ticks(0, tmax)
 	}
 	x := func(t float64) float64 { return left + (width-left-right)*t/tmax }
 	bw := bufio.NewWriter(w)
@@ -240,6 +237,22 @@ func (s *Schedule) WriteGantt(w io.Writer) error {
 	}
 	fmt.Fprintf(bw, "</svg>\n")
 	return bw.Flush()
+}
+
+// minTickStep returns the least spacing of consecutive tick marks.
+func minTickStep(ticks []plot.Tick) float64 {
+	vals := make([]float64, len(ticks))
+	for i, tk := range ticks {
+		vals[i] = tk.Value
+	}
+	sort.Float64s(vals)
+	step := 0.0
+	for i := 1; i < len(vals); i++ {
+		if d := vals[i] - vals[i-1]; d > 1e-12*math.Abs(vals[i]) && (step == 0 || d < step) {
+			step = d
+		}
+	}
+	return step
 }
 
 func firstLine(s string) string {
