@@ -33,6 +33,7 @@ var columnLabels = map[string]string{
 	"solve_seconds":  "solve time (s)",
 	"verify_seconds": "verification time (s)",
 	"makespan":       "executor makespan (s)",
+	"pattern_gap":    "gap to the bound over every pattern",
 	"stage":          "stage",
 	"dest":           "destination",
 	"processor":      "processor",

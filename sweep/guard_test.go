@@ -41,6 +41,12 @@ func TestRunPatternSearch(t *testing.T) {
 		if r.Status != StatusOptimal || r.Cmax == nil || float64(*r.Cmax) < tc.lo || float64(*r.Cmax) > tc.hi {
 			t.Errorf("pattern %s: row %+v, want Cmax in [%g, %g]", tc.pattern, r, tc.lo, tc.hi)
 		}
+		// The row says how its pattern was chosen and how far it is from
+		// the bound over every pattern (S + VA/P).
+		want := map[string]string{"greedy": "greedy", "search": "search 1"}[tc.pattern]
+		if r.Pattern != want || r.PatternGap == nil || float64(*r.PatternGap) <= 0 || float64(*r.PatternGap) >= 1 {
+			t.Errorf("pattern %s: row pattern %q gap %v, want %q and a gap in (0, 1)", tc.pattern, r.Pattern, r.PatternGap, want)
+		}
 	}
 	if _, err := Parse("p.toml", text+"pattern = \"exact\"\n"); err == nil || !strings.Contains(err.Error(), "run.pattern") {
 		t.Errorf("pattern exact in a sweep: %v", err)

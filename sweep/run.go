@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"runtime/debug"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -310,6 +312,17 @@ func SolvePoint(ctx context.Context, pt Point, s solver.Solver, rc RunConfig) (r
 	row.Stages = sch.Stages
 	c, lb, g := schedule.Float(sch.Cmax), schedule.Float(sch.LowerBound), schedule.Float(sch.Gap)
 	row.Cmax, row.LowerBound, row.Gap = &c, &lb, &g
+	row.Pattern = "greedy"
+	if pi := sch.Pattern; pi != nil {
+		row.Pattern = pi.Method
+		if pi.Destinations != nil {
+			row.Pattern += " " + strings.Trim(strings.ReplaceAll(fmt.Sprint(pi.Destinations), " ", ","), "[]")
+		}
+	}
+	if sch.Cmax > 0 {
+		pg := schedule.Float(math.Max((sch.Cmax-float64(row.LBTrivial))/sch.Cmax, 0))
+		row.PatternGap = &pg
+	}
 	if sch.Solve != nil {
 		row.Certified = sch.Solve.Certified
 		row.LPs = len(sch.Solve.Attempts) + searchLPs
