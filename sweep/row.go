@@ -66,14 +66,14 @@ type Row struct {
 	NMin   int `json:"n_min"`
 	// LBTrivial is S + V·A/P (Section 4.1); LBLayer the best one-layer
 	// strategy of Section 4.2 (binomial trees only).
-	LBTrivial schedule.Float  `json:"lb_trivial"`
+	LBTrivial schedule.Float `json:"lb_trivial"`
 	// Pattern says how the message pattern was chosen ("greedy", or
 	// "search" with the destinations it kept) and PatternGap is (Cmax −
 	// LBTrivial)/Cmax: the gap to a bound valid for every pattern, beside
 	// Gap, which certifies the LP of the returned pattern only.
 	Pattern    string          `json:"pattern,omitempty"`
 	PatternGap *schedule.Float `json:"pattern_gap,omitempty"`
-	LBLayer   *schedule.Float `json:"lb_layer,omitempty"`
+	LBLayer    *schedule.Float `json:"lb_layer,omitempty"`
 	// LPs counts the LP solves (certification attempts and prune
 	// rounds), Iterations their simplex iterations.
 	LPs        int `json:"lps"`
