@@ -115,24 +115,37 @@ func (e SizeEstimate) Bytes() int64 {
 
 // Estimate predicts the LP's size for the network without building it.
 func (nw *Network) Estimate(f Form) SizeEstimate {
-	nm, nh, na := int64(len(nw.Pattern)), int64(len(nw.Hops)), int64(len(nw.Arcs))
+	na := float64(len(nw.Arcs))
 	if f == FormPaper {
 		if arcs, ok := nw.paperArcs(); ok {
-			na = int64(len(arcs))
+			na = float64(len(arcs))
 		}
 	}
-	e := SizeEstimate{Vars: nm + nh + 1, Rows: na + nm + 1, Nonzeros: 3*na + nm}
+	perDest := make([]float64, 0, len(nw.DestMsgs))
+	for _, msgs := range nw.DestMsgs {
+		perDest = append(perDest, float64(len(msgs)))
+	}
+	return estimate(float64(len(nw.Pattern)), float64(len(nw.Hops)), na, perDest, f)
+}
+
+// estimate is the size of an LP with nm messages, nh hops, na precedence
+// arcs and perDest[d] messages to each destination, in form f: a column
+// per α, hop start and Cmax, a row per arc and per computing constraint
+// and the load row; the compact form adds a suffix column and row per
+// message, the paper form writes the suffix sums out (k(k+1)/2 nonzeros
+// for k messages to a destination).
+func estimate(nm, nh, na float64, perDest []float64, f Form) SizeEstimate {
+	vars, rows, nz := nm+nh+1, na+nm+1, 3*na+nm
 	if f == FormPaper {
-		for _, msgs := range nw.DestMsgs {
-			k := int64(len(msgs))
-			e.Nonzeros += 2*k + k*(k+1)/2
+		for _, k := range perDest {
+			nz += 2*k + k*(k+1)/2
 		}
 	} else {
-		e.Vars += nm
-		e.Rows += nm
-		e.Nonzeros += 4*nm + 3*nm
+		vars += nm
+		rows += nm
+		nz += 7 * nm
 	}
-	return e
+	return SizeEstimate{Vars: satInt(vars), Rows: satInt(rows), Nonzeros: satInt(nz)}
 }
 
 func (nw *Network) msgName(prefix string, j int) string {

@@ -17,11 +17,11 @@ import (
 // Bytes never overflows.
 func (p *Problem) EstimateFull(n int, f Form) SizeEstimate {
 	fn := float64(n)
-	var nm, nh, na float64
+	dests := p.Dests()
+	nm := fn * float64(len(dests))
+	var nh, na float64
 	switch p.Kind {
 	case topology.Tree:
-		dests := p.Dests()
-		nm = fn * float64(len(dests))
 		b := p.Buffers
 		if b < 1 {
 			b = 1
@@ -44,20 +44,14 @@ func (p *Problem) EstimateFull(n int, f Form) SizeEstimate {
 			na += math.Max(cnt-1, 0) + math.Max(cnt-float64(b), 0)
 		}
 	default: // star and binomial: one hop per message on one port
-		nm = fn * float64(len(p.Dests()))
 		nh = nm
 		na = math.Max(nm-1, 0)
 	}
-	vars, rows, nz := nm+nh+1, na+nm+1, 3*na+nm
-	if f == FormPaper {
-		k := fn
-		nz += float64(len(p.Dests())) * (2*k + k*(k+1)/2)
-	} else {
-		vars += nm
-		rows += nm
-		nz += 7 * nm
+	perDest := make([]float64, len(dests))
+	for i := range perDest {
+		perDest[i] = fn
 	}
-	return SizeEstimate{Vars: satInt(vars), Rows: satInt(rows), Nonzeros: satInt(nz)}
+	return estimate(nm, nh, na, perDest, f)
 }
 
 func satInt(x float64) int64 {

@@ -95,7 +95,7 @@ func SolveExact(p *formulations.Problem, n int, opt ExactOptions) (*schedule.Sch
 	}
 	SetPatternBound(p, s)
 	info := &schedule.PatternInfo{Method: "exact", Candidates: 1}
-	if used := destsOf(s); len(used) < len(p.Dests()) {
+	if used := s.ProcessorsUsed(); len(used) < len(p.Dests()) {
 		info.Destinations = used
 	}
 	if res.Status == cbc.Optimal {

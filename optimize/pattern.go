@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/dlsched/dlsched/formulations"
@@ -22,27 +23,6 @@ const (
 	MaxLocalSolves   = 300
 	MaxLocalMessages = 64
 )
-
-func indexOf(pat formulations.Pattern, m formulations.Msg) int {
-	for i, x := range pat {
-		if x == m {
-			return i
-		}
-	}
-	return -1
-}
-
-func samePattern(a, b formulations.Pattern) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
 
 // additions returns the patterns with one message of the full n-stage
 // pattern added to pat, each in the full pattern's order.
@@ -145,8 +125,7 @@ func SolveBest(p *formulations.Problem, n int, opt PatternOptions) (*schedule.Sc
 		o.Dests = set
 		s, err := pipeline.Solve(p, n, o)
 		if err != nil {
-			var se *solver.StatusError
-			if errors.Is(err, solver.ErrInfeasible) || (errors.As(err, &se) && se.Status == solver.Infeasible) {
+			if errors.Is(err, solver.ErrInfeasible) {
 				info.Skipped++
 				return math.Inf(1), nil
 			}
@@ -200,7 +179,7 @@ func SolveBest(p *formulations.Problem, n int, opt PatternOptions) (*schedule.Sc
 		pat := patternOf(best)
 		var moves []formulations.Pattern
 		for j := len(pat) - 1; j >= 0 && len(pat) > 1; j-- {
-			moves = append(moves, append(append(formulations.Pattern(nil), pat[:j]...), pat[j+1:]...))
+			moves = append(moves, slices.Delete(slices.Clone(pat), j, j+1))
 		}
 		adds := additions(p, n, pat)
 		moves = append(moves, adds...)
@@ -208,11 +187,11 @@ func SolveBest(p *formulations.Problem, n int, opt PatternOptions) (*schedule.Sc
 		// does not hold (another stage or destination).
 		for _, add := range adds {
 			for j := range add {
-				if k := indexOf(pat, add[j]); k < 0 {
+				if !slices.Contains(pat, add[j]) {
 					continue
 				}
-				swapped := append(append(formulations.Pattern(nil), add[:j]...), add[j+1:]...)
-				if len(swapped) == len(pat) && !samePattern(swapped, pat) {
+				swapped := slices.Delete(slices.Clone(add), j, j+1)
+				if !slices.Equal(swapped, pat) {
 					moves = append(moves, swapped)
 				}
 			}
@@ -237,27 +216,12 @@ func SolveBest(p *formulations.Problem, n int, opt PatternOptions) (*schedule.Sc
 	if budget == 0 && len(best.Chunks) <= MaxLocalMessages {
 		info.Note = joinNote(info.Note, fmt.Sprintf("local search stopped after %d LP solves", MaxLocalSolves))
 	}
-	if used := destsOf(best); len(used) < len(all) {
+	if used := best.ProcessorsUsed(); len(used) < len(all) {
 		info.Destinations = used
 	}
 	best.Pattern = info
 	SetPatternBound(p, best)
 	return best, nil
-}
-
-// destsOf returns the destinations a schedule's chunks use, in increasing
-// order.
-func destsOf(s *schedule.Schedule) []int {
-	seen := map[int]bool{}
-	var out []int
-	for i := range s.Chunks {
-		if d := s.Chunks[i].Dest(); !seen[d] {
-			seen[d] = true
-			out = append(out, d)
-		}
-	}
-	sort.Ints(out)
-	return out
 }
 
 // searchLayers tries subsets of tree layers, in the problem's order.
@@ -275,14 +239,8 @@ func searchLayers(p *formulations.Problem, opt PatternOptions, all []int, try fu
 		}
 		return out
 	}
-	trivial := func(set []int) float64 {
-		procs, shallow := 0.0, math.Inf(1)
-		for _, l := range set {
-			procs += topology.LayerSize(p.Kind, p.P, l)
-			shallow = math.Min(shallow, float64(l))
-		}
-		return shallow*p.S + p.A*p.V/procs
-	}
+	// The bound i_min·S + AV/P of RelaySplit's splits.
+	trivial := func(set []int) float64 { return newSplit(p, sortedCopy(set)).Trivial }
 	tried := map[string]float64{}
 	eval := func(set map[int]bool) (float64, error) {
 		s := inOrder(set)

@@ -108,28 +108,35 @@ func (t tickLabels) Ticks(min, max float64) []plot.Tick {
 			ts = append(ts, x)
 		}
 	}
-	var major []float64
-	for _, x := range ts {
-		if x.Label != "" {
-			major = append(major, x.Value)
+	labelled := make([]bool, len(ts))
+	count := 0
+	for i := range ts {
+		labelled[i] = ts[i].Label != ""
+		if labelled[i] {
+			count++
 		}
 	}
-	if t.log && len(major) < 3 {
-		major = major[:0]
+	if t.log && count < 3 {
+		// Label 1×, 2× and 5× each decade (once: LogTicks may repeat a
+		// decade as a major and a minor tick).
 		seen := map[float64]bool{}
 		for i := range ts {
-			ts[i].Label = ""
-			m := ts[i].Value / math.Pow(10, math.Floor(math.Log10(ts[i].Value)+1e-9))
-			if (math.Abs(m-1) < 1e-6 || math.Abs(m-2) < 1e-6 || math.Abs(m-5) < 1e-6) && !seen[ts[i].Value] {
-				seen[ts[i].Value] = true
-				ts[i].Label = "x" // relabelled below
-				major = append(major, ts[i].Value)
-			}
+			v := ts[i].Value
+			m := v / math.Pow(10, math.Floor(math.Log10(v)+1e-9))
+			labelled[i] = !seen[v] && (math.Abs(m-1) < 1e-6 || math.Abs(m-2) < 1e-6 || math.Abs(m-5) < 1e-6)
+			seen[v] = seen[v] || labelled[i]
+		}
+	}
+	var major []float64
+	for i := range ts {
+		if labelled[i] {
+			major = append(major, ts[i].Value)
 		}
 	}
 	format := labelFormat(major)
 	for i := range ts {
-		if ts[i].Label != "" {
+		ts[i].Label = ""
+		if labelled[i] {
 			ts[i].Label = format(ts[i].Value)
 		}
 	}

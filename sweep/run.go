@@ -19,7 +19,6 @@ import (
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solver"
 	"github.com/dlsched/dlsched/solver/backends"
-	"github.com/dlsched/dlsched/topology"
 )
 
 // MaxMessages is the largest number of messages (stages × destinations)
@@ -282,11 +281,9 @@ func SolvePoint(ctx context.Context, pt Point, s solver.Solver, rc RunConfig) (r
 	if rc.Verify {
 		// Refuse before solving: a row must not say "optimal" and then
 		// fail its verification for want of memory.
-		b := replay.EstimateBytes(p.Kind, p.M, p.P, p.H, float64(n)*p.Processors())
-		if b > pipeline.DefaultMaxModelBytes {
+		if err := replay.CheckPlatform(p.Kind, p.M, p.P, p.H, float64(n)*p.Processors(), pipeline.DefaultMaxModelBytes); err != nil {
 			row.Status = StatusSkipped
-			row.Error = (&replay.SizeError{Nodes: topology.TotalNodes(p.Kind, p.M, p.P, p.H), Bytes: b, Limit: pipeline.DefaultMaxModelBytes}).Error() +
-				"; set run.verify = false to solve without verification"
+			row.Error = err.Error() + "; set run.verify = false to solve without verification"
 			return row
 		}
 	}

@@ -67,18 +67,17 @@ func TestDocumentedExamples(t *testing.T) {
 	for _, path := range files {
 		for _, ex := range examples(t, path) {
 			total++
+			// The examples run from the repository root; here they run in
+			// a temporary directory (they write charts), so the paths to
+			// ../shared (beside the root) are made absolute.
 			args := strings.Fields(ex.cmd)
-			cmd := exec.Command(binary, args...)
-			cmd.Dir = t.TempDir()
-			// Paths of the examples are relative to the repository root.
 			for i, a := range args {
 				if strings.HasPrefix(a, "../shared/") {
-					args[i] = filepath.Join("..", "..", "..", a[len("../"):])
-					abs, _ := filepath.Abs(args[i])
-					args[i] = abs
+					args[i], _ = filepath.Abs(filepath.Join("../..", a))
 				}
 			}
-			cmd.Args = append([]string{binary}, args...)
+			cmd := exec.Command(binary, args...)
+			cmd.Dir = t.TempDir()
 			cmd.Env = append(os.Environ(), "DLSCHED_NO_TIMINGS=1")
 			b, err := cmd.Output()
 			if err != nil {

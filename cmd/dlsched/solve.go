@@ -16,7 +16,6 @@ import (
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solver"
 	"github.com/dlsched/dlsched/solver/backends"
-	"github.com/dlsched/dlsched/topology"
 	"github.com/urfave/cli/v2"
 )
 
@@ -146,10 +145,8 @@ func solveAction(c *cli.Context) error {
 		return sizeUsage(err, "use fewer stages")
 	}
 	if !c.Bool("no-verify") {
-		b := replay.EstimateBytes(p.Kind, p.M, p.P, p.H, float64(n)*p.Processors())
-		if b > opt.MaxModelBytes {
-			return sizeUsage(&replay.SizeError{Nodes: topology.TotalNodes(p.Kind, p.M, p.P, p.H), Bytes: b, Limit: opt.MaxModelBytes},
-				"skip verification with --no-verify")
+		if err := replay.CheckPlatform(p.Kind, p.M, p.P, p.H, float64(n)*p.Processors(), opt.MaxModelBytes); err != nil {
+			return sizeUsage(err, "skip verification with --no-verify")
 		}
 	}
 	if path := c.String("export-model"); path != "" {

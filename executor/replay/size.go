@@ -43,6 +43,17 @@ func EstimateBytes(kind topology.Kind, m, p, h int, deliveries float64) int64 {
 	return int64(b)
 }
 
+// CheckPlatform returns a *SizeError if EstimateBytes of the platform and
+// deliveries exceeds limit. Solvers call it before solving, with
+// deliveries = n stages times the computing processors, so that a
+// schedule is never solved only to be too large to verify.
+func CheckPlatform(kind topology.Kind, m, p, h int, deliveries float64, limit int64) error {
+	if b := EstimateBytes(kind, m, p, h, deliveries); b > limit {
+		return &SizeError{Nodes: topology.TotalNodes(kind, m, p, h), Bytes: b, Limit: limit}
+	}
+	return nil
+}
+
 // SizeError reports a replay whose estimated memory exceeds the limit; it
 // is returned before anything in proportion to the platform is allocated.
 type SizeError struct {
@@ -105,8 +116,5 @@ func checkSize(s *schedule.Schedule, kind topology.Kind, limit int64) error {
 			deliveries++
 		}
 	}
-	if b := EstimateBytes(kind, m, pr.P, pr.H, deliveries); b > limit {
-		return &SizeError{Nodes: topology.TotalNodes(kind, m, pr.P, pr.H), Bytes: b, Limit: limit}
-	}
-	return nil
+	return CheckPlatform(kind, m, pr.P, pr.H, deliveries, limit)
 }
