@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"runtime"
 	"runtime/debug"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -309,17 +309,19 @@ func SolvePoint(ctx context.Context, pt Point, s solver.Solver, rc RunConfig) (r
 	row.Stages = sch.Stages
 	c, lb, g := schedule.Float(sch.Cmax), schedule.Float(sch.LowerBound), schedule.Float(sch.Gap)
 	row.Cmax, row.LowerBound, row.Gap = &c, &lb, &g
-	row.Pattern = "greedy"
-	if pi := sch.Pattern; pi != nil {
-		row.Pattern = pi.Method
-		if pi.Destinations != nil {
-			row.Pattern += " " + strings.Trim(strings.ReplaceAll(fmt.Sprint(pi.Destinations), " ", ","), "[]")
+	if sch.Pattern == nil {
+		optimize.SetPatternBound(&p, sch) // greedy: the bound S + VA/P
+	}
+	row.Pattern = sch.Pattern.Method
+	if ds := sch.Pattern.Destinations; len(ds) > 0 {
+		parts := make([]string, len(ds))
+		for i, d := range ds {
+			parts[i] = strconv.Itoa(d)
 		}
+		row.Pattern += " " + strings.Join(parts, ",")
 	}
-	if sch.Cmax > 0 {
-		pg := schedule.Float(math.Max((sch.Cmax-float64(row.LBTrivial))/sch.Cmax, 0))
-		row.PatternGap = &pg
-	}
+	pg := schedule.Float(sch.PatternGap)
+	row.PatternGap = &pg
 	if sch.Solve != nil {
 		row.Certified = sch.Solve.Certified
 		row.LPs = len(sch.Solve.Attempts) + searchLPs
