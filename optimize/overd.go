@@ -132,7 +132,7 @@ func OverD(p *formulations.Problem, opt DOptions) (*DResult, error) {
 		return nil, &RangeError{Flag: "stages", Value: fmt.Sprint(opt.N), Want: "an integer >= 1"}
 	}
 	t0 := time.Now()
-	res := &DResult{Within: opt.Within, Stages: opt.Stages, DStar: DStar(p)}
+	res := &DResult{Within: opt.Within, Stages: opt.Stages, DStar: formulations.DStarFor(p)}
 	seen := map[float64]Point{}
 	var notes []string
 	eval := func(d float64) (Point, error) {
