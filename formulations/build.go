@@ -291,7 +291,7 @@ func (nw *Network) build(f Form, sc Scale, exist bool) (*lp.Model, *Layout) {
 		lay.ArcRow[ai] = m.AddRow(name, lo, up, cols, vals)
 	}
 	for _, d := range nw.Dests {
-		_, _, aRate := p.params(d)
+		_, _, aRate := p.Params(d)
 		msgs := nw.DestMsgs[d]
 		for q, j := range msgs {
 			hops := nw.MsgHops[j]

@@ -111,25 +111,25 @@ func OverD(p *formulations.Problem, opt DOptions) (*DResult, error) {
 		return nil, errors.New("optimize: no solver")
 	}
 	if !(opt.DMin > 0) || math.IsInf(opt.DMin, 0) {
-		return nil, &RangeError{Flag: "D-min", Value: fmt.Sprint(opt.DMin), Want: "a finite number > 0"}
+		return nil, &RangeError{Field: "DMin", Value: fmt.Sprint(opt.DMin), Want: "a finite number > 0"}
 	}
 	if !(opt.DMax > opt.DMin) || math.IsInf(opt.DMax, 0) {
-		return nil, &RangeError{Flag: "D-max", Value: fmt.Sprint(opt.DMax), Want: fmt.Sprintf("a finite number > --D-min %g", opt.DMin)}
+		return nil, &RangeError{Field: "DMax", Value: fmt.Sprint(opt.DMax), Want: fmt.Sprintf("a finite number > {DMin} %g", opt.DMin)}
 	}
 	if opt.Points == 0 {
 		opt.Points = DefaultPoints
 	}
 	if opt.Points < 2 || opt.Points > MaxPoints {
-		return nil, &RangeError{Flag: "points", Value: fmt.Sprint(opt.Points), Want: fmt.Sprintf("an integer from 2 to %d", MaxPoints)}
+		return nil, &RangeError{Field: "Points", Value: fmt.Sprint(opt.Points), Want: fmt.Sprintf("an integer from 2 to %d", MaxPoints)}
 	}
 	if opt.Refine == 0 {
 		opt.Refine = DefaultRefine
 	}
 	if !(opt.Within >= 0 && opt.Within <= 1) {
-		return nil, &RangeError{Flag: "within", Value: fmt.Sprint(opt.Within), Want: "a fraction from 0 to 1"}
+		return nil, &RangeError{Field: "Within", Value: fmt.Sprint(opt.Within), Want: "a fraction from 0 to 1"}
 	}
 	if opt.Stages == StagesFixed && opt.N < 1 {
-		return nil, &RangeError{Flag: "stages", Value: fmt.Sprint(opt.N), Want: "an integer >= 1"}
+		return nil, &RangeError{Field: "N", Value: fmt.Sprint(opt.N), Want: "an integer >= 1"}
 	}
 	t0 := time.Now()
 	res := &DResult{Within: opt.Within, Stages: opt.Stages, DStar: formulations.DStarFor(p)}

@@ -114,7 +114,7 @@ func RelaySplit(p *formulations.Problem, opt SplitOptions) (*SplitResult, error)
 		return nil, errors.New("optimize: no solver")
 	}
 	if opt.Stages == StagesFixed && opt.N < 1 {
-		return nil, &RangeError{Flag: "stages", Value: fmt.Sprint(opt.N), Want: "an integer >= 1"}
+		return nil, &RangeError{Field: "N", Value: fmt.Sprint(opt.N), Want: "an integer >= 1"}
 	}
 	ex := opt.Exhaustive
 	if ex == 0 {

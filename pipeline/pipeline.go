@@ -9,6 +9,7 @@ import (
 
 	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/lp"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solver"
 )
@@ -77,21 +78,14 @@ func (o *Options) limit() int64 {
 // estimated to need more memory than opt allows. It allocates nothing in
 // proportion to n.
 func CheckSize(p *formulations.Problem, n int, opt Options) error {
-	if est := p.EstimateFull(n, opt.Form); est.Bytes() > opt.limit() {
+	if est := formulations.EstimateFull(p, n, opt.Form); est.Bytes() > opt.limit() {
 		return &SizeError{Estimate: est, Limit: opt.limit()}
 	}
 	return nil
 }
 
-// StagesError reports a stage count below n_min.
-type StagesError struct {
-	N, NMin int
-}
-
-// Error implements error; it names the --stages flag.
-func (e *StagesError) Error() string {
-	return fmt.Sprintf("invalid --stages %d: below n_min=%d, the fewest stages that can carry V with buffers of size D", e.N, e.NMin)
-}
+// StagesError reports a stage count below n_min (package problem's type).
+type StagesError = problem.StagesError
 
 // Outcome is the certified solution of one pattern.
 type Outcome struct {

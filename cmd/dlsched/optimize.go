@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"io"
 	"math"
 	"strconv"
@@ -194,10 +193,13 @@ func optimizeAction(c *cli.Context) error {
 	return emit(c.String("out"), format, rep)
 }
 
-// searchErr marks the searches' option errors as bad usage.
+// searchErr marks the searches' option errors as bad usage, naming the
+// flags.
 func searchErr(err error) error {
-	var re *optimize.RangeError
-	if errors.As(err, &re) || isUsage(err) {
+	if fe := flagErr(err); fe != err {
+		return fe
+	}
+	if isUsage(err) {
 		return usage(err)
 	}
 	return err

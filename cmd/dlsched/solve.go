@@ -9,13 +9,11 @@ import (
 	"strings"
 
 	"github.com/dlsched/dlsched/executor/replay"
-	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/internal/atomicfile"
 	"github.com/dlsched/dlsched/optimize"
 	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
-	"github.com/dlsched/dlsched/solver"
-	"github.com/dlsched/dlsched/solver/backends"
 	"github.com/urfave/cli/v2"
 )
 
@@ -51,46 +49,13 @@ func solveCommand() *cli.Command {
 	}
 }
 
-// pipelineOptions reads the solver flags.
+// pipelineOptions reads the solver flags into pipeline.Settings and
+// returns the options with their solver and its release function.
 func pipelineOptions(c *cli.Context) (pipeline.Options, func(), error) {
-	var opt pipeline.Options
-	var err error
-	if opt.Form, err = formulations.ParseForm(c.String("form")); err != nil {
-		return opt, nil, usagef("invalid --form %s: want compact or paper", c.String("form"))
-	}
-	switch c.String("algorithm") {
-	case "auto":
-		opt.Auto = true
-	case "dual":
-		opt.Base.Algorithm = solver.Dual
-	case "primal":
-		opt.Base.Algorithm = solver.Primal
-	case "barrier":
-		opt.Base.Algorithm = solver.Barrier
-	default:
-		return opt, nil, usagef("invalid --algorithm %s: want auto, dual, primal or barrier", c.String("algorithm"))
-	}
-	tol := c.Float64("tolerance")
-	if !(tol > 0 && tol < 1) {
-		return opt, nil, usagef("invalid --tolerance %g: want a number in (0, 1)", tol)
-	}
-	opt.Tolerance = tol
-	mem := c.Int64("max-memory")
-	if mem < minMemoryMB || mem > maxMemoryMB {
-		return opt, nil, usagef("invalid --max-memory %d: want a number of MB from %d to %d", mem, minMemoryMB, maxMemoryMB)
-	}
-	opt.MaxModelBytes = mem << 20
-	name := c.String("solver")
-	if name != "clp" && name != "gonum" {
-		return opt, nil, usagef("invalid --solver %s: want clp or gonum", name)
-	}
-	s, err := backends.New(name)
-	if err != nil {
-		return opt, nil, err
-	}
-	opt.Solver = s
-	opt.Base.Context = c.Context
-	return opt, func() { backends.Close(s) }, nil
+	st := pipeline.Settings{Solver: c.String("solver"), Algorithm: c.String("algorithm"), Form: c.String("form"),
+		Tolerance: c.Float64("tolerance"), MaxMemoryMB: c.Int64("max-memory"), Context: c.Context}
+	opt, done, err := st.Options()
+	return opt, done, flagErr(err)
 }
 
 func checkOutPath(flag, path string, exts ...string) error {
@@ -140,7 +105,6 @@ func solveAction(c *cli.Context) error {
 	}
 	defer done()
 	opt.NoPrune = c.Bool("no-prune")
-
 	if err := pipeline.CheckSize(p, n, opt); err != nil {
 		return sizeUsage(err, "use fewer stages")
 	}
@@ -199,24 +163,11 @@ func solveAction(c *cli.Context) error {
 }
 
 // exportModel writes the LP of the full n-stage pattern in the chosen form.
-func exportModel(p *formulations.Problem, n int, opt pipeline.Options, path string) error {
+func exportModel(p *problem.Problem, n int, opt pipeline.Options, path string) error {
 	if err := pipeline.CheckSize(p, n, opt); err != nil {
 		return sizeUsage(err, "use fewer stages")
 	}
-	nw, err := formulations.NewNetwork(p, formulations.FullPattern(p, n))
-	if err != nil {
-		return err
-	}
-	sc := formulations.NewScale(p)
-	m, _ := nw.Build(opt.Form, sc)
-	m.Comments = []string{
-		fmt.Sprintf("dlsched %s LP, %s form, n=%d stages", p.Kind, opt.Form, n),
-		fmt.Sprintf("scaled units: load unit L0=%g, time unit T0=%g; Cmax(user) = T0 * objective", sc.L0, sc.T0),
-	}
-	if strings.EqualFold(filepath.Ext(path), ".lp") {
-		return atomicfile.Write(path, m.WriteLP)
-	}
-	return atomicfile.Write(path, m.WriteMPS)
+	return atomicfile.Write(path, func(w io.Writer) error { return pipeline.WriteModel(w, p, n, opt, pipeline.IsLPFile(path)) })
 }
 
 // report is anything the CLI prints in the three output formats.

@@ -139,14 +139,17 @@ func sweepAction(c0 *cli.Context) error {
 	src := "--shard"
 	if s := c.String("shard"); s != "" {
 		if sh, err = sweep.ParseShard(s); err != nil {
-			return usage(err)
+			return flagErr(err)
 		}
 	} else {
 		if c.Int("shards") < 0 {
 			return usagef("invalid --shards %d: want a count >= 1", c.Int("shards"))
 		}
 		if sh, src, err = sweep.ShardFromEnv(os.Getenv, c.Int("shards")); err != nil {
-			return usage(err)
+			return flagErr(err)
+		}
+		if src == sweep.SourceShards {
+			src = flagName(src)
 		}
 	}
 	if c.Bool("list") {
