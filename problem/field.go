@@ -94,7 +94,7 @@ var intRanges = map[string]intRange{
 
 // CheckInt checks the integer field (FieldM, FieldP, FieldH, FieldBuffers
 // or FieldStages) against its range: m from 1 to 100000, p from 1 to 1000,
-// h from 1 to 60, buffers 1 or 2, stages >= 1. It returns nil or a
+// h from 1 to 60, buffers from 1 to 2, stages >= 1. It returns nil or a
 // *FieldError.
 func CheckInt(field string, v int) error {
 	r, ok := intRanges[field]
@@ -105,10 +105,7 @@ func CheckInt(field string, v int) error {
 		return nil
 	}
 	want := fmt.Sprintf("an integer from %d to %d", r.lo, r.hi)
-	switch {
-	case field == FieldBuffers:
-		want = "1 or 2"
-	case r.hi == math.MaxInt32:
+	if r.hi == math.MaxInt32 {
 		want = fmt.Sprintf("an integer >= %d", r.lo)
 	}
 	return &FieldError{field, fmt.Sprint(v), want}
