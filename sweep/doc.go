@@ -67,7 +67,8 @@
 // # Plots
 //
 // LoadRecords reads a results file (or a schedule JSON from `dlsched
-// solve`, one record per chunk) and Chart builds a plotting.Chart from it:
-// x and y columns, series, filters, differences to a baseline, and
-// reference lines.
+// solve`, one record per chunk) as table.Records (RowRecords), and
+// table.Chart builds a plotting.Chart from them: x and y columns, series,
+// filters, differences to a baseline, and reference lines. The lb_layer
+// column is formulations.LBLine, the LB strategy optimize reports too.
 package sweep

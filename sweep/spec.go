@@ -11,6 +11,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/dlsched/dlsched/problem"
+	"github.com/dlsched/dlsched/table"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -492,7 +493,7 @@ func floatAxis(file, field, key string, v any) ([]float64, error) {
 			return nil, fieldSpecError(file, field, x, &problem.FieldError{Field: key, Value: fmt.Sprint(x), Want: want})
 		}
 		if err := problem.CheckFloat(key, f); err != nil {
-			return nil, fieldSpecError(file, field, fmtFloat(f), err)
+			return nil, fieldSpecError(file, field, table.FormatFloat(f), err)
 		}
 		if !seen[f] {
 			seen[f] = true

@@ -1,151 +1,13 @@
-package sweep
+package table
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/dlsched/dlsched/plotting"
-	"github.com/dlsched/dlsched/schedule"
 )
-
-// Record is one plottable row: column name → cell text (numbers as
-// written by WriteCSV, "inf" for infinity, "" for none).
-type Record map[string]string
-
-// Records is a table of records with the columns that identify a record's
-// inputs (used to pair a row with its baseline, see PlotSpec.Minus).
-type Records struct {
-	Rows []Record
-	// Identity lists the input columns.
-	Identity []string
-	// Columns lists every column, in a sensible order for messages.
-	Columns []string
-}
-
-// rowIdentity are the input columns of a results row.
-var rowIdentity = []string{"label", "topology", "order", "buffers", "m", "p", "h", "S", "C", "A", "D", "V", "stages_policy"}
-
-// RowRecords turns results rows into records with the CSVHeader columns
-// plus "D/V".
-func RowRecords(rows []Row) Records {
-	out := Records{Identity: rowIdentity, Columns: append(append([]string{}, CSVHeader...), "D/V")}
-	for i := range rows {
-		rec := Record{}
-		for k, cell := range rowCells(&rows[i]) {
-			rec[CSVHeader[k]] = cell
-		}
-		rec["D/V"] = fmtFloat(float64(rows[i].Problem.D) / rows[i].Problem.V)
-		out.Rows = append(out.Rows, rec)
-	}
-	return out
-}
-
-// ScheduleRecords turns a schedule's chunks into records with columns
-// stage, dest, processor, layer, load, start, arrival, compute_start,
-// compute_end.
-func ScheduleRecords(s *schedule.Schedule) Records {
-	out := Records{Identity: []string{"stage", "dest"},
-		Columns: []string{"stage", "dest", "processor", "layer", "load", "start", "arrival", "compute_start", "compute_end"}}
-	for _, c := range s.Chunks {
-		out.Rows = append(out.Rows, Record{
-			"stage": strconv.Itoa(c.Stage), "dest": strconv.Itoa(c.Dest()),
-			"processor": optI(c.Processor), "layer": optI(c.Layer),
-			"load": fmtFloat(c.Load), "start": fmtFloat(c.Start), "arrival": fmtFloat(c.Arrival),
-			"compute_start": fmtFloat(c.ComputeStart), "compute_end": fmtFloat(c.ComputeEnd),
-		})
-	}
-	return out
-}
-
-// LoadRecords reads a results file (JSON lines; a torn last line is
-// ignored) or a schedule written by `dlsched solve --format json` (one
-// object with "chunks"), and returns its records.
-func LoadRecords(path string) (Records, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return Records{}, err
-	}
-	trim := bytes.TrimSpace(b)
-	if bytes.HasPrefix(trim, []byte("{")) {
-		var probe struct {
-			Chunks json.RawMessage `json:"chunks"`
-			Key    string          `json:"key"`
-		}
-		if dec := json.NewDecoder(bytes.NewReader(trim)); dec.Decode(&probe) == nil && probe.Chunks != nil && probe.Key == "" {
-			s, err := schedule.ReadJSON(bytes.NewReader(trim))
-			if err != nil {
-				return Records{}, fmt.Errorf("%s: %w", path, err)
-			}
-			return ScheduleRecords(s), nil
-		}
-	}
-	rows, _, _, err := parseRows(path, b)
-	if err != nil {
-		return Records{}, err
-	}
-	return RowRecords(rows), nil
-}
-
-// Filter is a COLUMN=VALUE[,VALUE...] condition. Numbers compare by
-// value (D=1e2 matches 100, D=inf matches infinity), text exactly.
-type Filter struct {
-	Column string
-	Values []string
-}
-
-// ParseFilter parses "column=value[,value...]".
-func ParseFilter(s string) (Filter, error) {
-	k, v, ok := strings.Cut(s, "=")
-	k = strings.TrimSpace(k)
-	if !ok || k == "" || strings.TrimSpace(v) == "" {
-		return Filter{}, fmt.Errorf("%q: want column=value[,value...]", s)
-	}
-	f := Filter{Column: k}
-	for _, x := range strings.Split(v, ",") {
-		f.Values = append(f.Values, strings.TrimSpace(x))
-	}
-	return f, nil
-}
-
-func parseNum(s string) (float64, bool) {
-	switch strings.ToLower(s) {
-	case "inf", "+inf", "infinity":
-		return math.Inf(1), true
-	case "-inf":
-		return math.Inf(-1), true
-	case "true":
-		return 1, true
-	case "false":
-		return 0, true
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	return f, err == nil
-}
-
-// Match reports whether the record's cell equals one of the values.
-func (f Filter) Match(r Record) bool {
-	cell := r[f.Column]
-	cn, cok := parseNum(cell)
-	for _, v := range f.Values {
-		if vn, ok := parseNum(v); ok && cok {
-			if vn == cn || (vn != 0 && math.Abs(vn-cn) <= 1e-12*math.Abs(vn)) {
-				return true
-			}
-		} else if strings.EqualFold(v, cell) {
-			return true
-		}
-	}
-	return false
-}
-
-// String returns "column=v1,v2".
-func (f Filter) String() string { return f.Column + "=" + strings.Join(f.Values, ",") }
 
 // PlotSpec describes a chart drawn from records.
 type PlotSpec struct {
@@ -186,40 +48,40 @@ func Chart(recs Records, ps PlotSpec) (plotting.Chart, error) {
 	}
 	check := func(what, c string) error {
 		if !cols[c] {
-			return fmt.Errorf("invalid --%s %s: no such column (have %s)", what, c, strings.Join(recs.Columns, ", "))
+			return &QueryError{Field: what, Value: c, Msg: "no such column (have " + strings.Join(recs.Columns, ", ") + ")"}
 		}
 		return nil
 	}
-	if err := check("x", ps.X); err != nil {
+	if err := check(FieldX, ps.X); err != nil {
 		return plotting.Chart{}, err
 	}
 	if len(ps.Y) == 0 {
-		return plotting.Chart{}, fmt.Errorf("invalid --y: want a column")
+		return plotting.Chart{}, &QueryError{Field: FieldY, Msg: "want a column"}
 	}
 	for _, y := range ps.Y {
-		if err := check("y", y); err != nil {
+		if err := check(FieldY, y); err != nil {
 			return plotting.Chart{}, err
 		}
 	}
 	for _, s := range ps.Series {
-		if err := check("series", s); err != nil {
+		if err := check(FieldSeries, s); err != nil {
 			return plotting.Chart{}, err
 		}
 	}
 	for _, f := range ps.Where {
-		if err := check("where", f.Column); err != nil {
+		if err := check(FieldWhere, f.Column); err != nil {
 			return plotting.Chart{}, err
 		}
 	}
 	for _, r := range ps.Refs {
-		if err := check("ref", r); err != nil {
+		if err := check(FieldRef, r); err != nil {
 			return plotting.Chart{}, err
 		}
 	}
 	switch ps.Agg {
 	case "", "min", "max", "mean", "first":
 	default:
-		return plotting.Chart{}, fmt.Errorf("invalid --agg %s: want min, max, mean or first", ps.Agg)
+		return plotting.Chart{}, &QueryError{Field: FieldAgg, Value: ps.Agg, Msg: "want min, max, mean or first"}
 	}
 	var sel []Record
 	for _, r := range recs.Rows {
@@ -232,33 +94,33 @@ func Chart(recs Records, ps PlotSpec) (plotting.Chart, error) {
 		}
 	}
 	if len(sel) == 0 {
-		return plotting.Chart{}, fmt.Errorf("no rows match the --where filters")
+		return plotting.Chart{}, &QueryError{Msg: "no rows match the {where} filters"}
 	}
 	// Results rows in grid order, whatever order the journal has them in
 	// (workers finish in any order): lines, colours and legends do not
 	// depend on it.
 	sort.SliceStable(sel, func(i, j int) bool {
-		a, aok := parseNum(sel[i]["index"])
-		b, bok := parseNum(sel[j]["index"])
+		a, aok := ParseNumber(sel[i]["index"])
+		b, bok := ParseNumber(sel[j]["index"])
 		return aok && bok && a < b
 	})
 	identity := func(r Record, skip string) string {
 		var b strings.Builder
 		for _, c := range recs.Identity {
 			if c != skip && c != ps.X {
-				b.WriteString(c + "=" + canon(r[c]) + "\x00")
+				b.WriteString(c + "=" + Canon(r[c]) + "\x00")
 			}
 		}
-		b.WriteString("x=" + canon(r[ps.X]))
+		b.WriteString("x=" + Canon(r[ps.X]))
 		return b.String()
 	}
 	var base map[string]Record
 	if ps.Minus != nil {
-		if err := check("minus", ps.Minus.Column); err != nil {
+		if err := check(FieldMinus, ps.Minus.Column); err != nil {
 			return plotting.Chart{}, err
 		}
 		if len(ps.Minus.Values) != 1 {
-			return plotting.Chart{}, fmt.Errorf("invalid --minus %s: want one value", ps.Minus)
+			return plotting.Chart{}, &QueryError{Field: FieldMinus, Value: ps.Minus.String(), Msg: "want one value"}
 		}
 		base = map[string]Record{}
 		var rest []Record
@@ -270,7 +132,7 @@ func Chart(recs Records, ps PlotSpec) (plotting.Chart, error) {
 			}
 		}
 		if len(base) == 0 {
-			return plotting.Chart{}, fmt.Errorf("invalid --minus %s: no row has that value", ps.Minus)
+			return plotting.Chart{}, &QueryError{Field: FieldMinus, Value: ps.Minus.String(), Msg: "no row has that value"}
 		}
 		sel = rest
 	}
@@ -287,7 +149,7 @@ func Chart(recs Records, ps PlotSpec) (plotting.Chart, error) {
 		a := lines[name]
 		if a == nil {
 			a = &acc{ys: map[float64][]float64{}, order: len(names)}
-			a.num, a.isNum = parseNum(sortKey)
+			a.num, a.isNum = ParseNumber(sortKey)
 			lines[name] = a
 			names = append(names, name)
 		}
@@ -297,7 +159,7 @@ func Chart(recs Records, ps PlotSpec) (plotting.Chart, error) {
 		a.ys[x] = append(a.ys[x], y)
 	}
 	num := func(r Record, c string) (float64, bool) {
-		v, ok := parseNum(r[c])
+		v, ok := ParseNumber(r[c])
 		return v, ok && !math.IsNaN(v)
 	}
 	for _, r := range sel {
@@ -357,7 +219,7 @@ func Chart(recs Records, ps PlotSpec) (plotting.Chart, error) {
 		}
 	}
 	if len(names) == 0 {
-		return plotting.Chart{}, fmt.Errorf("no row has numbers in both --x %s and --y %s", ps.X, strings.Join(ps.Y, ","))
+		return plotting.Chart{}, &QueryError{Msg: fmt.Sprintf("no row has numbers in both {x} %s and {y} %s", ps.X, strings.Join(ps.Y, ","))}
 	}
 	isRef := map[string]bool{}
 	for _, rc := range ps.Refs {
@@ -431,7 +293,7 @@ func Chart(recs Records, ps PlotSpec) (plotting.Chart, error) {
 						y = math.Min(y, v)
 					}
 				case ps.Agg == "":
-					return plotting.Chart{}, fmt.Errorf("series %q has %d rows at %s=%g: add --where filters, more --series columns, or --agg min|max|mean|first", name, len(ys), ps.X, x)
+					return plotting.Chart{}, &QueryError{Msg: fmt.Sprintf("series %q has %d rows at %s=%g: add {where} filters, more {series} columns, or {agg} min|max|mean|first", name, len(ys), ps.X, x)}
 				case ps.Agg == "min":
 					for _, v := range ys {
 						y = math.Min(y, v)
@@ -454,13 +316,4 @@ func Chart(recs Records, ps PlotSpec) (plotting.Chart, error) {
 		ch.Series = append(ch.Series, s)
 	}
 	return ch, nil
-}
-
-// canon writes numbers canonically so that identities match across
-// spellings.
-func canon(s string) string {
-	if f, ok := parseNum(s); ok {
-		return fmtFloat(f)
-	}
-	return s
 }
