@@ -149,12 +149,7 @@ func OverD(p *formulations.Problem, opt DOptions) (*DResult, error) {
 		seen[d] = pt
 		return pt, nil
 	}
-	lo, hi := math.Log(opt.DMin), math.Log(opt.DMax)
-	grid := make([]float64, opt.Points)
-	for i := range grid {
-		grid[i] = math.Exp(lo + (hi-lo)*float64(i)/float64(opt.Points-1))
-	}
-	grid[0], grid[len(grid)-1] = opt.DMin, opt.DMax
+	grid := LogGrid(opt.DMin, opt.DMax, opt.Points)
 	for _, d := range grid {
 		if _, err := eval(d); err != nil {
 			return nil, err

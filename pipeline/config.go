@@ -89,14 +89,14 @@ func (st Settings) Options() (Options, func(), error) {
 	if name != "clp" && name != "gonum" {
 		return opt, nil, &problem.FieldError{Field: FieldSolver, Value: name, Want: "clp or gonum"}
 	}
-	s, err := backends.New(name)
+	s, done, err := NewSolver(name)
 	if err != nil {
 		return opt, nil, err
 	}
 	opt.Solver = s
 	opt.NoPrune = st.NoPrune
 	opt.Base.Context = st.Context
-	return opt, func() { backends.Close(s) }, nil
+	return opt, done, nil
 }
 
 // WriteModel writes the LP of the full n-stage pattern of p in opt.Form
@@ -126,3 +126,13 @@ func WriteModel(w io.Writer, p *problem.Problem, n int, opt Options, lpFormat bo
 // IsLPFile reports whether path names a CPLEX LP file (".lp", any case)
 // rather than MPS.
 func IsLPFile(path string) bool { return strings.HasSuffix(strings.ToLower(path), ".lp") }
+
+// NewSolver returns a fresh LP solver of the named backend ("clp" or
+// "gonum") and the function that releases it.
+func NewSolver(name string) (solver.Solver, func(), error) {
+	s, err := backends.New(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, func() { backends.Close(s) }, nil
+}

@@ -81,22 +81,8 @@ func solveAction(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return usagef("unexpected argument %q", c.Args().First())
 	}
-	p, err := parseProblem(c)
+	p, n, format, err := solveInputs(c)
 	if err != nil {
-		return err
-	}
-	n, err := parseStages(c, p)
-	if err != nil {
-		return err
-	}
-	format, err := outputFormat(c)
-	if err != nil {
-		return err
-	}
-	if err := checkOutPath("gantt", c.String("gantt"), ".svg"); err != nil {
-		return err
-	}
-	if err := checkOutPath("export-model", c.String("export-model"), ".mps", ".lp"); err != nil {
 		return err
 	}
 	opt, done, err := pipelineOptions(c)
@@ -105,36 +91,10 @@ func solveAction(c *cli.Context) error {
 	}
 	defer done()
 	opt.NoPrune = c.Bool("no-prune")
-	if err := pipeline.CheckSize(p, n, opt); err != nil {
-		return sizeUsage(err, "use fewer stages")
+	if err := checkSolveSize(c, p, n, opt); err != nil {
+		return err
 	}
-	if !c.Bool("no-verify") {
-		if err := replay.CheckPlatform(p.Kind, p.M, p.P, p.H, float64(n)*p.Processors(), opt.MaxModelBytes); err != nil {
-			return sizeUsage(err, "skip verification with --no-verify")
-		}
-	}
-	if path := c.String("export-model"); path != "" {
-		if err := exportModel(p, n, opt, path); err != nil {
-			return err
-		}
-	}
-	var s *schedule.Schedule
-	switch c.String("pattern") {
-	case "greedy":
-		if s, err = pipeline.Solve(p, n, opt); err == nil {
-			optimize.SetPatternBound(p, s)
-		}
-	case "search":
-		s, err = optimize.SolveBest(p, n, optimize.PatternOptions{Pipeline: opt})
-	case "exact":
-		s, err = optimize.SolveExact(p, n, optimize.ExactOptions{Pipeline: opt})
-		var se *optimize.SizeExactError
-		if errors.As(err, &se) {
-			return usagef("invalid --pattern exact: %v", err)
-		}
-	default:
-		return usagef("invalid --pattern %s: want greedy, search or exact", c.String("pattern"))
-	}
+	s, err := solvePattern(c, p, n, opt)
 	if err != nil {
 		return err
 	}
@@ -160,6 +120,71 @@ func solveAction(c *cli.Context) error {
 		return cli.Exit(fmt.Sprintf("the executor rejected the schedule (%d violations)", len(s.Verification.Violations)), 1)
 	}
 	return nil
+}
+
+// solveInputs reads the problem, --stages and --format and checks the
+// output paths, before anything is solved.
+func solveInputs(c *cli.Context) (*problem.Problem, int, string, error) {
+	p, err := parseProblem(c)
+	if err != nil {
+		return nil, 0, "", err
+	}
+	n, err := parseStages(c, p)
+	if err != nil {
+		return nil, 0, "", err
+	}
+	format, err := outputFormat(c)
+	if err != nil {
+		return nil, 0, "", err
+	}
+	if err := checkOutPath("gantt", c.String("gantt"), ".svg"); err != nil {
+		return nil, 0, "", err
+	}
+	if err := checkOutPath("export-model", c.String("export-model"), ".mps", ".lp"); err != nil {
+		return nil, 0, "", err
+	}
+	return p, n, format, nil
+}
+
+// checkSolveSize refuses an LP or a verification over the memory limit,
+// then writes --export-model.
+func checkSolveSize(c *cli.Context, p *problem.Problem, n int, opt pipeline.Options) error {
+	if err := pipeline.CheckSize(p, n, opt); err != nil {
+		return sizeUsage(err, "use fewer stages")
+	}
+	if !c.Bool("no-verify") {
+		if err := replay.CheckPlatform(p.Kind, p.M, p.P, p.H, float64(n)*p.Processors(), opt.MaxModelBytes); err != nil {
+			return sizeUsage(err, "skip verification with --no-verify")
+		}
+	}
+	if path := c.String("export-model"); path != "" {
+		return exportModel(p, n, opt, path)
+	}
+	return nil
+}
+
+// solvePattern solves with the message pattern of --pattern.
+func solvePattern(c *cli.Context, p *problem.Problem, n int, opt pipeline.Options) (*schedule.Schedule, error) {
+	switch c.String("pattern") {
+	case "greedy":
+		s, err := pipeline.Solve(p, n, opt)
+		if err != nil {
+			return nil, flagErr(err)
+		}
+		optimize.SetPatternBound(p, s)
+		return s, nil
+	case "search":
+		s, err := optimize.SolveBest(p, n, optimize.PatternOptions{Pipeline: opt})
+		return s, flagErr(err)
+	case "exact":
+		s, err := optimize.SolveExact(p, n, optimize.ExactOptions{Pipeline: opt})
+		var se *optimize.SizeExactError
+		if errors.As(err, &se) {
+			return nil, usagef("invalid --pattern exact: %v", err)
+		}
+		return s, flagErr(err)
+	}
+	return nil, usagef("invalid --pattern %s: want greedy, search or exact", c.String("pattern"))
 }
 
 // exportModel writes the LP of the full n-stage pattern in the chosen form.

@@ -117,3 +117,56 @@ func typeName(e ast.Expr) string {
 	}
 	return ""
 }
+
+// TestThinCLI: the command is thin (issue 11): it talks to problem, the
+// solve engine (pipeline), optimize, sweep, table, executor/replay,
+// plotting, schedule and the farm, dataflow and compare packages, and
+// imports none of lp, formulations, solver (or its backends), topology or
+// the executor kernel directly; no function in it is longer than 60 lines.
+func TestThinCLI(t *testing.T) {
+	fset := token.NewFileSet()
+	files, err := filepath.Glob(filepath.Join(root, "cmd", "dlsched", "*.go"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no command sources: %v", err)
+	}
+	banned := []string{"lp", "formulations", "solver", "topology"}
+	funcs := 0
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(path)
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			rel, ours := strings.CutPrefix(p, mod+"/")
+			if !ours {
+				continue
+			}
+			if rel == "executor" {
+				t.Errorf("%s imports the executor kernel", name)
+			}
+			for _, b := range banned {
+				if rel == b || strings.HasPrefix(rel, b+"/") {
+					t.Errorf("%s imports %s", name, rel)
+				}
+			}
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			funcs++
+			if n := fset.Position(fd.End()).Line - fset.Position(fd.Pos()).Line + 1; n > 60 {
+				t.Errorf("%s: %s is %d lines, more than 60", name, fd.Name.Name, n)
+			}
+		}
+	}
+	if funcs < 50 {
+		t.Fatalf("only %d functions found: the scan is broken", funcs)
+	}
+}
