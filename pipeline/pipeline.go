@@ -121,7 +121,7 @@ func (o *Outcome) Gap() float64 {
 // polishing re-solve (README, Performance).
 func FirstAttempt(base solver.Options) solver.Options {
 	base.Algorithm = solver.Primal
-	base.PrimalTolerance, base.DualTolerance = 1e-10, 1e-12
+	base.PrimalTolerance, base.DualTolerance = FirstPrimalTolerance, FirstDualTolerance
 	return base
 }
 
@@ -137,7 +137,7 @@ func attempts(base solver.Options, auto bool) []solver.Options {
 	dual.Algorithm = solver.Dual
 	strict := dual
 	strict.Presolve = solver.PresolveOff
-	strict.PrimalTolerance, strict.DualTolerance = 1e-11, 1e-11
+	strict.PrimalTolerance, strict.DualTolerance = StrictTolerance, StrictTolerance
 	barrier := base
 	barrier.Algorithm = solver.Barrier
 	noscale := strict
@@ -218,7 +218,7 @@ func SolvePattern(p *formulations.Problem, pat formulations.Pattern, opt Options
 		// and gives the duals that certification needs.
 		if inc, ok := opt.Solver.(solver.Incremental); ok && !opt.NoRetry {
 			t1 := time.Now()
-			pol := solver.Options{Algorithm: solver.Dual, PrimalTolerance: 1e-12, DualTolerance: 1e-12, LogLevel: so.LogLevel, Context: so.Context}
+			pol := solver.Options{Algorithm: solver.Dual, PrimalTolerance: PolishTolerance, DualTolerance: PolishTolerance, LogLevel: so.LogLevel, Context: so.Context}
 			if sol, err := inc.Resolve(pol); err == nil {
 				out.record(nw, model, lay, sol, schedule.Attempt{Algorithm: "dual polish", Presolve: "off",
 					Status: sol.Status.String(), Iterations: sol.Iterations, Seconds: time.Since(t1).Seconds()})
