@@ -1,6 +1,7 @@
 package optimize
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -189,11 +190,14 @@ func searchAt(p *formulations.Problem, n int, seed *schedule.Schedule, opt Patte
 		o.Dests = set
 		s, err := pipeline.Solve(p, n, o)
 		if err != nil {
-			if errors.Is(err, solver.ErrInfeasible) {
-				info.Skipped++
-				return math.Inf(1), nil
+			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+				return 0, fmt.Errorf("pattern on %v: %w", set, err)
 			}
-			return 0, fmt.Errorf("pattern on %v: %w", set, err)
+			// Infeasible (too little buffer capacity on these
+			// destinations), or at the edge of it where the solver
+			// gives up: a candidate, not the answer, so it is skipped.
+			info.Skipped++
+			return math.Inf(1), nil
 		}
 		info.Candidates++
 		if s.Cmax < best.Cmax*(1-tieTol) {
