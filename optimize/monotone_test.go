@@ -17,7 +17,7 @@ func drawSmall(t *rapid.T) *formulations.Problem {
 	p := &formulations.Problem{Kind: rapid.SampledFrom(kinds).Draw(t, "kind"), Buffers: 1, P: 2,
 		M: rapid.IntRange(1, 4).Draw(t, "m"), H: rapid.IntRange(1, 3).Draw(t, "h"),
 		Order: topology.Order(rapid.IntRange(0, 1).Draw(t, "order")),
-		S: rapid.Float64Range(0, 1).Draw(t, "S"), C: rapid.Float64Range(0.01, 1).Draw(t, "C"),
+		S:     rapid.Float64Range(0, 1).Draw(t, "S"), C: rapid.Float64Range(0.01, 1).Draw(t, "C"),
 		A: rapid.Float64Range(0.01, 1).Draw(t, "A"), V: rapid.Float64Range(1, 100).Draw(t, "V")}
 	p.D = p.V * rapid.Float64Range(0.2, 1.5).Draw(t, "D/V")
 	return p
