@@ -317,16 +317,14 @@ func (p *Platform) problem(procs []float64) *formulations.Problem {
 	return pr
 }
 
-// bestSchedule is the best-n schedule of pr (optimize.OverN, pruned).
+// bestSchedule is the schedule of pr at its best n (optimize.OverN),
+// solved as `dlsched solve --stages n` solves it (the pattern search).
 func bestSchedule(pr *formulations.Problem, o Options) (*schedule.Schedule, error) {
 	res, err := optimize.OverN(pr, optimize.Options{Pipeline: pipeline.Options{Solver: o.Solver}, NMax: o.NMax})
 	if err != nil {
 		return nil, err
 	}
-	if res.Schedule != nil {
-		return res.Schedule, nil
-	}
-	return pipeline.Solve(pr, res.Best.Stages, pipeline.Options{Solver: o.Solver})
+	return res.Final.Schedule, nil
 }
 
 // faults maps the platform's perturbations to replay faults (worker i is

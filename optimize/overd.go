@@ -86,6 +86,9 @@ type DResult struct {
 	Stages StageRule
 	// DStar is the Section 5 heuristic for the problem's topology.
 	DStar formulations.DStar
+	// Final is Best solved as `dlsched solve --D d --stages n` solves
+	// it (the pattern search); its Cmax can be below Best's.
+	Final *Final
 	// Note lists skipped buffer sizes and other remarks.
 	Note string
 	// Stats counts the work done.
@@ -258,6 +261,13 @@ func OverD(p *formulations.Problem, opt DOptions) (*DResult, error) {
 		res.AtDStar = &pt
 	}
 	res.Note = strings.Join(notes, "; ")
+	if res.Best.Stages > 0 {
+		fin, err := finalAt(p, res.Best.Stages, float64(res.Best.D), opt.Pipeline)
+		if err != nil {
+			return nil, err
+		}
+		res.Final = fin
+	}
 	if !opt.NoTimings {
 		res.Stats.Seconds = time.Since(t0).Seconds()
 	}

@@ -176,6 +176,9 @@ type NResult struct {
 	// Schedule is the schedule of Best (nil when the curve was computed
 	// with warm starts; `solve --stages Best.Stages` gives it).
 	Schedule *schedule.Schedule
+	// Final is Best solved as `dlsched solve --stages n` solves it (the
+	// pattern search); its Cmax can be below Best's.
+	Final *Final
 	// Note explains a search that stopped without covering, or anything
 	// else a reader of the result should know.
 	Note string
@@ -268,6 +271,11 @@ func OverN(p *formulations.Problem, opt Options) (*NResult, error) {
 		}
 		res.Note = s0
 	}
+	fin, err := finalAt(p, res.Best.Stages, p.D, opt.Pipeline)
+	if err != nil {
+		return nil, err
+	}
+	res.Final = fin
 	if !opt.NoTimings {
 		res.Stats.Seconds = time.Since(t0).Seconds()
 	}

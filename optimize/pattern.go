@@ -1,11 +1,13 @@
 package optimize
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"sort"
+	"sync"
 
 	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/pipeline"
@@ -69,6 +71,8 @@ func joinNote(a, b string) string {
 type PatternOptions struct {
 	// Pipeline holds the solver and LP settings of every candidate.
 	Pipeline pipeline.Options
+	// Cache, if not nil, shares results between calls (see SolveBest).
+	Cache *PatternCache
 	// Exhaustive: for trees of height h <= Exhaustive every non-empty
 	// subset of layers is a candidate (zero means DefaultExhaustive);
 	// higher trees get every single layer and a greedy extension of the
@@ -92,6 +96,11 @@ func SetPatternBound(p *formulations.Problem, s *schedule.Schedule) {
 	s.Pattern.Bound = "S + VA/P, the trivial bound"
 }
 
+// MaxChain is the number of stage counts SolveBest's chain covers: the
+// search at n is seeded with the search's result at n−1, down to
+// max(n_min, n−MaxChain+1).
+const MaxChain = 16
+
 // SolveBest solves the problem with n stages over several message
 // patterns and returns the best schedule: the paper's greedy prune from
 // the full pattern, and the same from patterns restricted to fewer
@@ -107,8 +116,64 @@ func SetPatternBound(p *formulations.Problem, s *schedule.Schedule) {
 // this adds (issue 19's binomial example: 0.0090 greedy, 0.0015 with only
 // layer 1 computing). The returned schedule's Pattern says which
 // destinations won and how many candidates were tried.
+//
+// A schedule with fewer stages is a schedule with n stages (the others
+// stay empty), so with pruning the best makespan cannot grow with n. The
+// search keeps that true: it runs at every stage count from
+// max(n_min, n−MaxChain+1) up to n, each seeded with the result of the
+// count below (its pattern re-solved with the extra stage available), so
+// its result never exceeds the one at n−1 when n−1 is in the chain.
+// opt.Cache shares the chain between calls (sweeps); the results are the
+// same with or without it.
+//
+// With opt.Pipeline.NoPrune the full n-stage pattern is solved as it is
+// (the paper's model: every message sent, empty ones too) and Pattern
+// says "full".
 func SolveBest(p *formulations.Problem, n int, opt PatternOptions) (*schedule.Schedule, error) {
+	if opt.Pipeline.NoPrune {
+		s, err := pipeline.Solve(p, n, opt.Pipeline)
+		if err != nil {
+			return nil, err
+		}
+		s.Pattern = &schedule.PatternInfo{Method: "full", Candidates: 1}
+		SetPatternBound(p, s)
+		return s, nil
+	}
+	lo := max(1, min(p.NMin(), n), n-MaxChain+1)
+	var prev *schedule.Schedule
+	for k := lo; k <= n; k++ {
+		s, err := opt.Cache.get(p, k, func() (*schedule.Schedule, error) { return searchAt(p, k, prev, opt) })
+		if err != nil {
+			if k < n && errors.Is(err, solver.ErrInfeasible) {
+				continue // n_min is an estimate; the count above may fit
+			}
+			return nil, err
+		}
+		prev = s
+	}
+	out := *prev
+	if out.Pattern != nil {
+		info := *out.Pattern
+		if lo < n {
+			info.Chain = n - lo + 1
+		}
+		out.Pattern = &info
+	}
+	return &out, nil
+}
+
+// searchAt is SolveBest at one stage count, seeded with seed (the result at
+// n−1, or nil).
+func searchAt(p *formulations.Problem, n int, seed *schedule.Schedule, opt PatternOptions) (*schedule.Schedule, error) {
 	best, err := pipeline.Solve(p, n, opt.Pipeline)
+	if seed != nil {
+		// The pattern found with one stage less, re-solved with n stages
+		// (the same messages, so never worse than seed).
+		s, serr := pipeline.SolveFrom(p, n, patternOf(seed), opt.Pipeline)
+		if serr == nil && (err != nil || s.Cmax < best.Cmax*(1-tieTol)) {
+			best, err = s, nil
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -125,11 +190,14 @@ func SolveBest(p *formulations.Problem, n int, opt PatternOptions) (*schedule.Sc
 		o.Dests = set
 		s, err := pipeline.Solve(p, n, o)
 		if err != nil {
-			if errors.Is(err, solver.ErrInfeasible) {
-				info.Skipped++
-				return math.Inf(1), nil
+			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+				return 0, fmt.Errorf("pattern on %v: %w", set, err)
 			}
-			return 0, fmt.Errorf("pattern on %v: %w", set, err)
+			// Infeasible (too little buffer capacity on these
+			// destinations), or at the edge of it where the solver
+			// gives up: a candidate, not the answer, so it is skipped.
+			info.Skipped++
+			return math.Inf(1), nil
 		}
 		info.Candidates++
 		if s.Cmax < best.Cmax*(1-tieTol) {
@@ -156,9 +224,9 @@ func SolveBest(p *formulations.Problem, n int, opt PatternOptions) (*schedule.Sc
 			info.Note = fmt.Sprintf("processor counts from m-1 down to m-%d at most", MaxStarCandidates)
 		}
 	case p.Kind == topology.Star:
-		info.Note = "heterogeneous star: only the full pattern"
+		info.Note = "heterogeneous star: no processor subsets"
 	case len(p.Relay) > 0:
-		info.Note = "relay-only layers given: only the full pattern on the computing layers"
+		info.Note = "relay-only layers given: no layer subsets"
 	default:
 		if err := searchLayers(p, opt, all, try); err != nil {
 			return nil, err
@@ -310,4 +378,55 @@ func searchLayers(p *formulations.Problem, opt PatternOptions, all []int, try fu
 		cur[add], curC = true, addC
 	}
 	return nil
+}
+
+// PatternCache shares SolveBest's results per stage count between calls
+// on the same problems with the same options (a sweep's points along n).
+// The results are those SolveBest computes without it; it only saves the
+// work. The zero value is not usable: use NewPatternCache. A nil cache
+// caches nothing. It is safe for concurrent use; a result being computed
+// is waited for, not computed twice.
+type PatternCache struct {
+	mu sync.Mutex
+	m  map[string]*cacheEntry
+}
+
+type cacheEntry struct {
+	once sync.Once
+	s    *schedule.Schedule
+	err  error
+}
+
+// maxCacheEntries bounds a PatternCache (a few KB per schedule).
+const maxCacheEntries = 4096
+
+// NewPatternCache returns an empty cache.
+func NewPatternCache() *PatternCache { return &PatternCache{m: map[string]*cacheEntry{}} }
+
+// get returns the cached result for (p, n), computing it with f once.
+// Errors are not kept (a cancelled solve must not stay cancelled).
+func (c *PatternCache) get(p *formulations.Problem, n int, f func() (*schedule.Schedule, error)) (*schedule.Schedule, error) {
+	if c == nil {
+		return f()
+	}
+	key := fmt.Sprintf("%#v|%d", *p, n)
+	c.mu.Lock()
+	e, ok := c.m[key]
+	if !ok {
+		if len(c.m) >= maxCacheEntries {
+			clear(c.m) // bounded memory; only work is lost
+		}
+		e = &cacheEntry{}
+		c.m[key] = e
+	}
+	c.mu.Unlock()
+	e.once.Do(func() { e.s, e.err = f() })
+	if e.err != nil {
+		c.mu.Lock()
+		if c.m[key] == e {
+			delete(c.m, key)
+		}
+		c.mu.Unlock()
+	}
+	return e.s, e.err
 }

@@ -77,8 +77,10 @@ func TestSolveBestNeverWorse(t *testing.T) {
 // a random search): m = 2, S = C = A = 1, V = 1.5, n = 2. Greedy gives 4.
 // One stage on both processors gives 11/3: a1 = 4/3 arrives at 7/3 and
 // ends at 11/3, a2 = 1/6 arrives at 7/3 + 1 + 1/6 = 3.5 and ends at 11/3.
-// The search finds it (destination subsets give 3.75 on processor 1
-// alone, a single-message change then 11/3), and so does the exact MILP.
+// The search finds it twice over: it is the greedy schedule with n = 1,
+// which seeds the search at n = 2 (the chain), and from n = 2 alone the
+// destination subsets give 3.75 on processor 1 alone and a single-message
+// change then 11/3. So does the exact MILP.
 func TestSolveBestStarEscapesGreedy(t *testing.T) {
 	s := newClp(t)
 	p := &formulations.Problem{Kind: topology.Star, M: 2, S: 1, C: 1, A: 1, D: math.Inf(1), V: 1.5}
@@ -90,8 +92,15 @@ func TestSolveBestStarEscapesGreedy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if math.Abs(greedy.Cmax-4) > 1e-9 || math.Abs(best.Cmax-11.0/3) > 1e-9 || best.Pattern.Moves == 0 {
-		t.Errorf("greedy %.10g (want 4), search %.10g with %d moves (want 11/3)", greedy.Cmax, best.Cmax, best.Pattern.Moves)
+	if math.Abs(greedy.Cmax-4) > 1e-9 || math.Abs(best.Cmax-11.0/3) > 1e-9 || best.Pattern.Chain != 2 {
+		t.Errorf("greedy %.10g (want 4), search %.10g over %d stage counts (want 11/3 over 2)", greedy.Cmax, best.Cmax, best.Pattern.Chain)
+	}
+	alone, err := searchAt(p, 2, nil, PatternOptions{Pipeline: popts(s, true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(alone.Cmax-11.0/3) > 1e-9 || alone.Pattern.Moves == 0 {
+		t.Errorf("search at n = 2 alone: %.10g with %d moves, want 11/3 by a single-message change", alone.Cmax, alone.Pattern.Moves)
 	}
 	if cbc.Available() {
 		ex, err := SolveExact(p, 2, ExactOptions{Pipeline: popts(s, true)})

@@ -156,6 +156,7 @@ func (x NReport) WriteTable(w io.Writer) error {
 	}
 	b.WriteString(r.Stats.timing() + "\n")
 	fmt.Fprintf(&b, "best: n = %d, Cmax = %.10g (stages carrying load %d)\n", r.Best.Stages, float64(r.Best.Cmax), r.Best.StagesUsed)
+	b.WriteString(r.Final.line())
 	fmt.Fprintf(&b, "%s\n", r.Coverage())
 	fmt.Fprintf(&b, "%s\n", DStarLine(formulations.DStarFor(x.P)))
 	if _, err := w.Write(b.Bytes()); err != nil {
@@ -192,8 +193,9 @@ func (x NReport) WriteJSON(w io.Writer) error {
 		DStar    dstarJSON      `json:"dstar"`
 		Note     string         `json:"note,omitempty"`
 		Solves   statsJSON      `json:"solves"`
+		Final    *Final         `json:"schedule,omitempty"`
 	}{"n", problemJSON(x.P), curveName(r.Pruned), r.Best, r.Curve, r.NMin, r.Last, r.Covered, r.RuleN, r.Coverage(),
-		r.Bound, dstarOf(formulations.DStarFor(x.P)), r.Note, statsOf(r.Stats)})
+		r.Bound, dstarOf(formulations.DStarFor(x.P)), r.Note, statsOf(r.Stats), r.Final})
 }
 
 // WriteCSV implements Report: one row per point.
@@ -241,6 +243,7 @@ func (x DReport) WriteTable(w io.Writer) error {
 	fmt.Fprintf(&b, "stages per D: %s; %d grid points + %d refinement; %d LPs warm, %d cold%s\n",
 		r.Stages, r.Grid, len(r.Curve)-r.Grid, r.Stats.Warm, r.Stats.Cold, r.Stats.timing())
 	fmt.Fprintf(&b, "best: D = %.6g, n = %d, Cmax = %.10g\n", float64(r.Best.D), r.Best.Stages, float64(r.Best.Cmax))
+	b.WriteString(r.Final.line())
 	fmt.Fprintf(&b, "smallest D within %g of the best: D = %.6g, n = %d, Cmax = %.10g\n", r.Within, float64(r.Smallest.D), r.Smallest.Stages, float64(r.Smallest.Cmax))
 	fmt.Fprintf(&b, "unlimited buffers (D = inf): n = %d, Cmax = %.10g\n", r.Unlimited.Stages, float64(r.Unlimited.Cmax))
 	fmt.Fprintf(&b, "%s\n", DStarLine(r.DStar))
@@ -290,8 +293,9 @@ func (x DReport) WriteJSON(w io.Writer) error {
 		DStar     dstarJSON      `json:"dstar"`
 		Note      string         `json:"note,omitempty"`
 		Solves    statsJSON      `json:"solves"`
+		Final     *Final         `json:"schedule,omitempty"`
 	}{"D", problemJSON(x.P), r.Stages.String(), r.Best, r.Smallest, r.Within, r.Unlimited, r.AtDStar, r.Curve, r.Grid,
-		dstarOf(r.DStar), r.Note, statsOf(r.Stats)})
+		dstarOf(r.DStar), r.Note, statsOf(r.Stats), r.Final})
 }
 
 // WriteCSV implements Report: one row per point in increasing D.
@@ -339,6 +343,7 @@ func (x SurfaceReport) WriteTable(w io.Writer) error {
 	fmt.Fprintf(&b, "optimize over n and D: %s\n", describe(&q))
 	fmt.Fprintf(&b, "%d buffer sizes, n up to %d; %d LPs warm, %d cold%s\n", len(r.Lines), r.Through, r.Stats.Warm, r.Stats.Cold, r.Stats.timing())
 	fmt.Fprintf(&b, "best: D = %.6g, n = %d, Cmax = %.10g\n", float64(r.Best.D), r.Best.Stages, float64(r.Best.Cmax))
+	b.WriteString(r.Final.line())
 	for _, l := range r.Lines {
 		fmt.Fprintf(&b, "  %s: best n = %d, Cmax = %.10g; %s\n", fracLabel(l.D, x.P.V), l.Best.Stages, float64(l.Best.Cmax), l.Coverage())
 	}
@@ -403,7 +408,8 @@ func (x SurfaceReport) WriteJSON(w io.Writer) error {
 		Lines   []lineJSON     `json:"lines"`
 		Through int            `json:"through"`
 		Solves  statsJSON      `json:"solves"`
-	}{"n,D", pj, r.Best, pts, lines, r.Through, statsOf(r.Stats)})
+		Final   *Final         `json:"schedule,omitempty"`
+	}{"n,D", pj, r.Best, pts, lines, r.Through, statsOf(r.Stats), r.Final})
 }
 
 // WriteCSV implements Report: one row per (n, D).
@@ -568,4 +574,17 @@ func (s Stats) timing() string {
 		return ""
 	}
 	return fmt.Sprintf("; %.2fs", s.Seconds)
+}
+
+// line is the table's sentence on the final schedule ("" for nil).
+func (f *Final) line() string {
+	if f == nil {
+		return ""
+	}
+	how := "?"
+	if f.Pattern != nil {
+		how = f.Pattern.Method
+	}
+	return fmt.Sprintf("schedule (solve at n = %d, D = %.6g, pattern %s): Cmax = %.10g; LP gap %.3g (this pattern); pattern gap %.3g (to %.6g, a bound on every pattern)\n",
+		f.Stages, float64(f.D), how, float64(f.Cmax), float64(f.Gap), float64(f.PatternGap), float64(f.PatternLowerBound))
 }

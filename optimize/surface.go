@@ -48,6 +48,9 @@ type SurfaceResult struct {
 	Best Point
 	// Through is the largest n of any line.
 	Through int
+	// Final is the best line's Final: Best solved as `dlsched solve`
+	// solves it.
+	Final *Final
 	// Stats counts the work done.
 	Stats Stats
 }
@@ -97,6 +100,7 @@ func OverND(p *formulations.Problem, ds []float64, opt Options, through int) (*S
 		cur := float64(res.Best.Cmax)
 		if float64(b.Cmax) < cur*(1-tieTol) || math.IsInf(cur, 1) {
 			res.Best = b
+			res.Final = l.Final
 		}
 	}
 	if !opt.NoTimings {

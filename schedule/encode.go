@@ -99,9 +99,14 @@ func (s *Schedule) Summary() string {
 			b.WriteString("pattern: greedy prune of the full pattern")
 		case "exact":
 			fmt.Fprintf(&b, "pattern: exact (MILP over every sub-pattern, Cbc): %s", on)
+		case "full":
+			b.WriteString("pattern: full (no pruning: every message of the n-stage pattern is sent)")
 		default:
 			fmt.Fprintf(&b, "pattern: search, best of %d solved (%d ruled out by their bound, %d improving single-message changes): %s",
 				pi.Candidates, pi.Skipped, pi.Moves, on)
+			if pi.Chain > 1 {
+				fmt.Fprintf(&b, "; searched at %d stage counts up to n, each seeded with the one below", pi.Chain)
+			}
 		}
 		fmt.Fprintf(&b, "; bound over every pattern %.12g (%s), gap %.3g", s.PatternLowerBound, pi.Bound, s.PatternGap)
 		if pi.Note != "" {

@@ -162,8 +162,9 @@ func (c *Chunk) Dest() int {
 // PatternInfo describes how the message pattern of a schedule was chosen.
 type PatternInfo struct {
 	// Method is "greedy" (the paper's prune loop from the full n-stage
-	// pattern) or "search" (the best of several candidate patterns, each
-	// pruned greedily).
+	// pattern), "search" (the best of several candidate patterns, each
+	// pruned greedily), "exact" (the pattern MILP) or "full" (no pruning:
+	// every message of the n-stage pattern is sent).
 	Method string `json:"method"`
 	// Destinations are the processors (star) or layers (trees) the
 	// returned pattern was built on; empty means all.
@@ -176,6 +177,10 @@ type PatternInfo struct {
 	// which the local search improved the pattern after the destination
 	// search.
 	Moves int `json:"moves,omitempty"`
+	// Chain is the number of stage counts the search ran at, each seeded
+	// with the one below (zero: only n), so that the result does not
+	// grow with n.
+	Chain int `json:"chain,omitempty"`
 	// Bound names the pattern lower bound.
 	Bound string `json:"bound"`
 	// Note adds what the search did not cover.

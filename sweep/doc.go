@@ -24,7 +24,7 @@
 //	prune = true               # false: the paper's model (empty messages kept)
 //	solver = "clp"
 //	max_stages = 0             # > 0: points with more stages become "skipped" rows
-//	pattern = "greedy"         # or "search": also patterns on fewer destinations (optimize.SolveBest)
+//	pattern = "search"         # as solve: optimize.SolveBest; "greedy": only the paper's prune
 //
 // Each parameter is a single value, a list, or a range {from, to, points,
 // scale = "lin" | "log"} (integer parameters round range points and drop

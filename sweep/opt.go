@@ -22,9 +22,10 @@ func solveOpt(p *formulations.Problem, opt pipeline.Options) (*schedule.Schedule
 		return nil, 0, err
 	}
 	lps := res.Stats.Warm + res.Stats.Cold
-	if res.Schedule != nil {
-		return res.Schedule, lps, nil
+	// The best n solved as `dlsched solve --stages n` solves it.
+	s := res.Final.Schedule
+	if s.Pattern != nil {
+		lps += s.Pattern.Candidates
 	}
-	s, err := pipeline.Solve(p, res.Best.Stages, opt)
-	return s, lps, err
+	return s, lps, nil
 }

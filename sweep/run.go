@@ -129,6 +129,10 @@ func Run(ctx context.Context, sp *Spec, path string, opt Options) (Summary, erro
 		}
 	}()
 
+	rc := opt.Run
+	if rc.Cache == nil {
+		rc.Cache = optimize.NewPatternCache()
+	}
 	jobs := make(chan Point)
 	rows := make(chan Row)
 	var wg sync.WaitGroup
@@ -137,7 +141,7 @@ func Run(ctx context.Context, sp *Spec, path string, opt Options) (Summary, erro
 		go func(s solver.Solver) {
 			defer wg.Done()
 			for pt := range jobs {
-				r := SolvePoint(ctx, pt, s, opt.Run)
+				r := SolvePoint(ctx, pt, s, rc)
 				if ctx.Err() != nil && (r.VerifyCanceled() || r.Status == StatusFailed) {
 					continue // interrupted: left for the next run
 				}
@@ -292,8 +296,8 @@ func SolvePoint(ctx context.Context, pt Point, s solver.Solver, rc RunConfig) (r
 	searchLPs := 0
 	if pt.Stages.Policy == StagesOpt {
 		sch, searchLPs, err = solveOpt(&p, po)
-	} else if rc.Pattern == "search" {
-		sch, err = optimize.SolveBest(&p, n, optimize.PatternOptions{Pipeline: po})
+	} else if rc.Pattern != "greedy" || !rc.Prune {
+		sch, err = optimize.SolveBest(&p, n, optimize.PatternOptions{Pipeline: po, Cache: rc.Cache})
 		if sch != nil && sch.Pattern != nil {
 			searchLPs = sch.Pattern.Candidates - 1
 		}

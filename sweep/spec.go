@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/dlsched/dlsched/optimize"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/table"
 	"github.com/dlsched/dlsched/topology"
@@ -83,10 +84,14 @@ type RunConfig struct {
 	// MaxStages, when positive, records points whose number of stages
 	// exceeds it as rows with status "skipped" instead of solving them.
 	MaxStages int
-	// Pattern is "greedy" (default: the paper's prune of the full
-	// pattern) or "search" (optimize.SolveBest: also patterns on fewer
-	// destinations and single-message changes; not with stages = "opt").
+	// Pattern is "search" (the default, "" means the same:
+	// optimize.SolveBest, as `dlsched solve` does) or "greedy" (only the
+	// paper's prune of the full pattern). Without pruning every message
+	// of the full pattern is sent and the row's pattern is "full".
 	Pattern string
+	// Cache shares the pattern search's results between points (Run sets
+	// one per run; nil caches nothing). It changes no result.
+	Cache *optimize.PatternCache
 }
 
 // Spec is a parsed sweep specification.
@@ -166,7 +171,7 @@ func Parse(name, text string) (*Spec, error) {
 	if _, err := toml.Decode(text, &raw); err != nil {
 		return nil, &SpecError{File: name, Msg: "TOML: " + oneLine(err.Error())}
 	}
-	sp := &Spec{Name: name, Run: RunConfig{Verify: true, Prune: true, Solver: "clp", Form: "compact"}}
+	sp := &Spec{Name: name, Run: RunConfig{Verify: true, Prune: true, Solver: "clp", Form: "compact", Pattern: "search"}}
 	for _, k := range sortedKeys(raw) {
 		switch k {
 		case "problem", "run", "title":

@@ -37,7 +37,7 @@ func solveCommand() *cli.Command {
 		&cli.StringFlag{Name: "gantt", Usage: "write a Gantt chart to FILE.svg"},
 		&cli.StringFlag{Name: "export-model", Usage: "write the (first) LP to FILE.mps or FILE.lp"},
 		&cli.BoolFlag{Name: "no-verify", Usage: "skip the executor's check of the schedule"},
-		&cli.StringFlag{Name: "pattern", Value: "greedy", Usage: "message pattern: greedy (prune the full pattern, the paper's way), search (also patterns on fewer processors or layers, then single-message changes; the best is returned) or exact (a MILP over every sub-pattern, solved with Cbc; at most 40 messages)"},
+		&cli.StringFlag{Name: "pattern", Value: "search", Usage: "message pattern: search (the paper's greedy prune of the full pattern, patterns on fewer processors or layers, then single-message changes, each stage count seeded with the one below; the best is returned), greedy (only the paper's prune) or exact (a MILP over every sub-pattern, solved with Cbc; at most 40 messages)"},
 		noTimingsFlag(),
 	)
 	return &cli.Command{
@@ -165,7 +165,14 @@ func checkSolveSize(c *cli.Context, p *problem.Problem, n int, opt pipeline.Opti
 
 // solvePattern solves with the message pattern of --pattern.
 func solvePattern(c *cli.Context, p *problem.Problem, n int, opt pipeline.Options) (*schedule.Schedule, error) {
-	switch c.String("pattern") {
+	pattern := c.String("pattern")
+	if opt.NoPrune {
+		if c.IsSet("pattern") {
+			return nil, usagef("invalid --pattern %s with --no-prune: without pruning every message of the n-stage pattern is sent", pattern)
+		}
+		pattern = "search" // SolveBest solves the full pattern as it is
+	}
+	switch pattern {
 	case "greedy":
 		s, err := pipeline.Solve(p, n, opt)
 		if err != nil {
@@ -184,7 +191,7 @@ func solvePattern(c *cli.Context, p *problem.Problem, n int, opt pipeline.Option
 		}
 		return s, flagErr(err)
 	}
-	return nil, usagef("invalid --pattern %s: want greedy, search or exact", c.String("pattern"))
+	return nil, usagef("invalid --pattern %s: want search, greedy or exact", pattern)
 }
 
 // exportModel writes the LP of the full n-stage pattern in the chosen form.

@@ -1,0 +1,144 @@
+package sweep
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dlsched/dlsched/optimize"
+	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/solver/clp"
+)
+
+// figureSpec reads the paper's figure spec benchmarks/paper/figN.toml,
+// with its V grid thinned to points (0: as it is).
+func figureSpec(t *testing.T, n string, points string) *Spec {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "benchmarks", "paper", "fig"+n+".toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	if points != "" {
+		text = strings.ReplaceAll(text, "points = 200", "points = "+points)
+		text = strings.ReplaceAll(text, "points = 33", "points = "+points)
+	}
+	return mustParse(t, text)
+}
+
+// monotoneViolations returns the rows whose Cmax exceeds (by more than
+// 1e-9 relative) that of a row of the same problem with a smaller value
+// of the axis ("D" or "n"): a schedule feasible with buffers D is
+// feasible with larger ones, and with pruning a schedule with n stages is
+// one with n+1 stages whose last stage is empty.
+func monotoneViolations(rows []Row, axis string) (pairs int, bad []string) {
+	type group struct {
+		x    []float64
+		cmax []float64
+		keys []string
+	}
+	groups := map[string]*group{}
+	for _, r := range rows {
+		if r.Status != StatusOptimal || r.Cmax == nil {
+			continue
+		}
+		p := r.Problem
+		x := float64(p.Stages)
+		if axis == "D" {
+			x = float64(p.D)
+			p.D = 0
+		} else {
+			p.Stages = 0
+		}
+		kb, _ := json.Marshal(p)
+		k := string(kb)
+		g := groups[k]
+		if g == nil {
+			g = &group{}
+			groups[k] = g
+		}
+		g.x, g.cmax, g.keys = append(g.x, x), append(g.cmax, float64(*r.Cmax)), append(g.keys, r.Key)
+	}
+	for _, g := range groups {
+		for i := range g.x {
+			for j := range g.x {
+				if g.x[j] < g.x[i] {
+					pairs++
+					if g.cmax[i] > g.cmax[j]*(1+1e-9) {
+						bad = append(bad, g.keys[i]+" above "+g.keys[j])
+					}
+				}
+			}
+		}
+	}
+	return pairs, bad
+}
+
+// TestFigureGridsMonotone runs the paper's figure sweeps (Figs. 7–11 and
+// 13; the V grids of Figs. 10, 11 and 13 thinned to 12 points here, the
+// full grids in docs/figures.md) and checks issue 19's acceptance: Cmax
+// non-increasing in D at every (V, n), and in n at every (V, D) where the
+// sweep prunes (Figs. 9 and 13 keep every message, the paper's model). Then every row is re-solved from its stored inputs as `dlsched
+// solve` solves it and must give the same Cmax.
+func TestFigureGridsMonotone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs six of the paper's figure sweeps")
+	}
+	if !clp.Available() {
+		t.Skip("clp not built in")
+	}
+	s, err := clp.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, fig := range []string{"7", "8", "9", "10", "11", "13"} {
+		sp := figureSpec(t, fig, "12")
+		sp.Run.Verify = false
+		path := filepath.Join(t.TempDir(), "fig"+fig+".jsonl")
+		if _, err := Run(context.Background(), sp, path, Options{Workers: 2, Run: sp.Run}); err != nil {
+			t.Fatal(err)
+		}
+		rows := readRows(t, path)
+		for _, axis := range []string{"D", "n"} {
+			if axis == "n" && !sp.Run.Prune {
+				continue // every message sent: more stages, more startups
+			}
+			pairs, bad := monotoneViolations(rows, axis)
+			t.Logf("fig %s: %d pairs along %s, %d violations", fig, pairs, axis, len(bad))
+			for i, b := range bad {
+				if i == 3 {
+					t.Errorf("fig %s: ... %d violations along %s", fig, len(bad), axis)
+					break
+				}
+				t.Errorf("fig %s: Cmax grows with %s: %s", fig, axis, b)
+			}
+		}
+		points := map[string]Point{}
+		for _, pt := range sp.Points() {
+			points[pt.Key] = pt
+		}
+		for i, r := range rows {
+			if r.Status != StatusOptimal || i%3 != 0 {
+				continue // a third of the rows: the same code path
+			}
+			pt := points[r.Key]
+			// The stored inputs are the solved ones, bit for bit.
+			if float64(r.Problem.V) != pt.Problem.V || float64(r.Problem.D) != pt.Problem.D && !math.IsInf(pt.Problem.D, 1) {
+				t.Errorf("%s: stored V=%v D=%v, solved V=%v D=%v", r.Key, r.Problem.V, r.Problem.D, pt.Problem.V, pt.Problem.D)
+			}
+			po := pipeline.Options{Solver: s, Auto: true, NoPrune: !sp.Run.Prune}
+			b, err := optimize.SolveBest(&pt.Problem, r.Problem.Stages, optimize.PatternOptions{Pipeline: po})
+			if err != nil {
+				t.Fatalf("%s: %v", r.Key, err)
+			}
+			if math.Abs(b.Cmax-float64(*r.Cmax)) > 1e-12*b.Cmax {
+				t.Errorf("%s: re-solved Cmax %.17g, row %.17g", r.Key, b.Cmax, float64(*r.Cmax))
+			}
+		}
+	}
+}
