@@ -98,7 +98,15 @@ prune = false
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(2500 * time.Millisecond)
+	// Interrupt once the first row is in the file (at least 2.5 s in):
+	// on a loaded machine the first LP can take longer than that, and a
+	// fixed sleep then interrupted a sweep that had written nothing yet.
+	for start := time.Now(); ; time.Sleep(50 * time.Millisecond) {
+		b, _ := os.ReadFile(out)
+		if (bytes.Contains(b, []byte("\n")) && time.Since(start) >= 2500*time.Millisecond) || time.Since(start) > time.Minute {
+			break
+		}
+	}
 	t0 := time.Now()
 	cmd.Process.Signal(syscall.SIGINT)
 	err := cmd.Wait()
