@@ -324,8 +324,8 @@ func SolvePoint(ctx context.Context, pt Point, s solver.Solver, rc RunConfig) (r
 		}
 		row.Pattern += " " + strings.Join(parts, ",")
 	}
-	pg := schedule.Float(sch.PatternGap)
-	row.PatternGap = &pg
+	pl, pg := schedule.Float(sch.PatternLowerBound), schedule.Float(sch.PatternGap)
+	row.PatternLowerBound, row.PatternGap = &pl, &pg
 	if sch.Solve != nil {
 		row.Certified = sch.Solve.Certified
 		row.LPs = len(sch.Solve.Attempts) + searchLPs
