@@ -75,7 +75,7 @@ type Row struct {
 	Pattern           string          `json:"pattern,omitempty"`
 	PatternLowerBound *schedule.Float `json:"pattern_lower_bound,omitempty"`
 	PatternGap        *schedule.Float `json:"pattern_gap,omitempty"`
-	LBLayer    *schedule.Float `json:"lb_layer,omitempty"`
+	LBLayer           *schedule.Float `json:"lb_layer,omitempty"`
 	// LPs counts the LP solves (certification attempts and prune
 	// rounds), Iterations their simplex iterations.
 	LPs        int `json:"lps"`
