@@ -179,6 +179,28 @@ type Row struct {
 	Completed   bool    `json:"completed"`
 	Note        string  `json:"note"`
 	Skipped     bool    `json:"skipped,omitempty"`
+	// Plan, for the planned strategies, is what is proven about the
+	// schedule on the platform it was planned for.
+	Plan *Plan `json:"plan,omitempty"`
+}
+
+// Plan is a planned schedule's makespan on the platform it was planned
+// for, with its two gaps: Gap certifies the LP of the schedule's message
+// pattern (LowerBound), PatternGap is to PatternLowerBound, a bound valid
+// for every pattern and every n.
+type Plan struct {
+	Stages            int                   `json:"stages"`
+	Cmax              float64               `json:"cmax"`
+	LowerBound        float64               `json:"lower_bound"`
+	Gap               float64               `json:"gap"`
+	PatternLowerBound float64               `json:"pattern_lower_bound"`
+	PatternGap        float64               `json:"pattern_gap"`
+	Pattern           *schedule.PatternInfo `json:"pattern,omitempty"`
+}
+
+func planOf(s *schedule.Schedule) *Plan {
+	return &Plan{Stages: s.Problem.Stages, Cmax: s.Cmax, LowerBound: s.LowerBound, Gap: s.Gap,
+		PatternLowerBound: s.PatternLowerBound, PatternGap: s.PatternGap, Pattern: s.Pattern}
 }
 
 // Report is the comparison.
@@ -358,6 +380,7 @@ func dls(ctx context.Context, p *Platform, o Options) (Row, error) {
 		return row, fmt.Errorf("compare: dls: verification: %w", err)
 	}
 	row.Verified = ver.OK
+	row.Plan = planOf(s)
 	row.Messages, row.Units = dlsTraffic(p, s)
 	res, err := replay.Earliest(s, replay.Options{Context: ctx, Faults: p.faults()})
 	if err != nil {
@@ -490,6 +513,7 @@ func dlsKnown(ctx context.Context, p *Platform, o Options, nominal Row) (Row, er
 		return row, fmt.Errorf("compare: dls-known: replay: %w", err)
 	}
 	row.Makespan, row.Verified, row.Completed = res.Makespan, ver.OK, len(res.Incomplete) == 0
+	row.Plan = planOf(s)
 	row.Messages, row.Units = dlsTraffic(p, &real)
 	row.Utilisation = utilisation(p, res.Makespan, p.V-res.LostLoad)
 	row.Note = fmt.Sprintf("%d stages planned knowing the perturbation (Cmax %.6g)", s.Problem.Stages, s.Cmax)

@@ -52,6 +52,12 @@ func TestNominalStar(t *testing.T) {
 	if d.Makespan > 0.505556 {
 		t.Errorf("dls %g, above the 5-stage schedule's 0.505556", d.Makespan)
 	}
+	// The plan carries both gaps: its LP's (certified to 1e-9) and the
+	// one to S + VA/m = 0.501, below every pattern.
+	if pl := d.Plan; pl == nil || pl.Cmax != d.Makespan || pl.Gap > 1e-9 || math.Abs(pl.PatternLowerBound-0.501) > 1e-12 ||
+		math.Abs(pl.PatternGap-(pl.Cmax-0.501)/pl.Cmax) > 1e-12 || pl.Pattern == nil || pl.Pattern.Method != "search" {
+		t.Errorf("dls plan %+v", d.Plan)
+	}
 }
 
 // One of four workers slowed to 0.2 from the start, unknown to the

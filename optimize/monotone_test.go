@@ -138,3 +138,33 @@ func TestSearchMonotoneInD(t *testing.T) {
 		t.Errorf("Cmax grew with D in %d of %d instances (worst %.3g%%)", bad, runs, 100*worst)
 	}
 }
+
+// The port bound ⌈V/D⌉S + VC: Fig. 9a's star (m = 10, S = 0.1, C = 1e-4,
+// V = 1e7) with D = 1e5 needs 100 messages: 100·0.1 + 1e7·1e-4 = 1010 s,
+// far above S + VA/m = 100.1 s. It never exceeds the exact optimum over
+// patterns (the pattern MILP) on random small stars.
+func TestPatternBoundPort(t *testing.T) {
+	p := &formulations.Problem{Kind: topology.Star, M: 10, S: 0.1, C: 1e-4, A: 1e-4, D: 1e5, V: 1e7}
+	if lb, _ := PatternBound(p); math.Abs(lb-1010) > 1e-9 {
+		t.Errorf("port bound %.12g, want 1010", lb)
+	}
+	needCbc(t)
+	s := newClp(t)
+	rapid.Check(t, func(t *rapid.T) {
+		q := &formulations.Problem{Kind: topology.Star, M: rapid.IntRange(1, 4).Draw(t, "m"),
+			S: rapid.Float64Range(0, 1).Draw(t, "S"), C: rapid.Float64Range(0.01, 1).Draw(t, "C"),
+			A: rapid.Float64Range(0.01, 1).Draw(t, "A"), V: rapid.Float64Range(1, 100).Draw(t, "V")}
+		q.D = q.V * rapid.Float64Range(0.2, 1.5).Draw(t, "D/V")
+		n := q.NMin() + rapid.IntRange(0, 1).Draw(t, "extra")
+		if n*q.M > 16 {
+			t.Skip("too many messages")
+		}
+		ex, err := SolveExact(q, n, ExactOptions{Pipeline: popts(s, true)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lb, how := PatternBound(q); lb > ex.Cmax*(1+1e-9) {
+			t.Fatalf("%s %.12g above the exact optimum %.12g", how, lb, ex.Cmax)
+		}
+	})
+}

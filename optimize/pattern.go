@@ -80,12 +80,18 @@ type PatternOptions struct {
 	Exhaustive int
 }
 
-// SetPatternBound fills s.PatternLowerBound and s.PatternGap with the
-// trivial bound S + VA/P (every processor computing from the first
-// startup on), which holds for every pattern and every n, and records the
-// method unless s already has one.
+// SetPatternBound fills s.PatternLowerBound and s.PatternGap with a bound
+// that holds for every pattern and every n, and records the method unless
+// s already has one. The bound is the larger of
+//
+//   - S + VA/P, the trivial bound (every processor computing from the
+//     first startup on), and
+//   - for a star with finite D, ⌈V/D⌉·S + V·C (min S and C over the
+//     processors of a heterogeneous star): the originator's one port sends
+//     every unit, in messages of at most D units, one after the other, and
+//     the makespan cannot end before the last message does.
 func SetPatternBound(p *formulations.Problem, s *schedule.Schedule) {
-	lb := p.LowerBoundLB()
+	lb, how := PatternBound(p)
 	s.PatternLowerBound = lb
 	if s.Cmax > 0 {
 		s.PatternGap = math.Max((s.Cmax-lb)/s.Cmax, 0)
@@ -93,7 +99,26 @@ func SetPatternBound(p *formulations.Problem, s *schedule.Schedule) {
 	if s.Pattern == nil {
 		s.Pattern = &schedule.PatternInfo{Method: "greedy", Candidates: 1}
 	}
-	s.Pattern.Bound = "S + VA/P, the trivial bound"
+	s.Pattern.Bound = how
+}
+
+// PatternBound returns SetPatternBound's bound and its name.
+func PatternBound(p *formulations.Problem) (float64, string) {
+	lb, how := p.LowerBoundLB(), "S + VA/P, the trivial bound"
+	if p.Kind != topology.Star || math.IsInf(p.D, 1) {
+		return lb, how
+	}
+	sMin, cMin := p.S, p.C
+	if len(p.Procs) > 0 {
+		sMin, cMin = p.Procs[0].S, p.Procs[0].C
+		for _, q := range p.Procs[1:] {
+			sMin, cMin = math.Min(sMin, q.S), math.Min(cMin, q.C)
+		}
+	}
+	if port := math.Ceil(p.V/p.D*(1-1e-12))*sMin + p.V*cMin; port > lb {
+		return port, "⌈V/D⌉S + VC, the originator's port"
+	}
+	return lb, how
 }
 
 // MaxChain is the number of stage counts SolveBest's chain covers: the

@@ -6,7 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strings"
+	"regexp"
 	"testing"
 
 	"github.com/dlsched/dlsched/optimize"
@@ -15,7 +15,7 @@ import (
 )
 
 // figureSpec reads the paper's figure spec benchmarks/paper/figN.toml,
-// with its V grid thinned to points (0: as it is).
+// with its V grids thinned to points ("": as they are).
 func figureSpec(t *testing.T, n string, points string) *Spec {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("..", "benchmarks", "paper", "fig"+n+".toml"))
@@ -24,10 +24,36 @@ func figureSpec(t *testing.T, n string, points string) *Spec {
 	}
 	text := string(b)
 	if points != "" {
-		text = strings.ReplaceAll(text, "points = 200", "points = "+points)
-		text = strings.ReplaceAll(text, "points = 33", "points = "+points)
+		vGrid := regexp.MustCompile(`(?m)^(V = \{[^}]*points = )\d+`)
+		text = vGrid.ReplaceAllString(text, "${1}"+points)
 	}
 	return mustParse(t, text)
+}
+
+// figPoints is the V grid of each figure in the tests ("": the spec's).
+var figPoints = map[string]string{"10": "16", "11": "12", "12": "12", "13": "12"}
+
+// figCache holds the figure sweeps already run (tests of a package run
+// one after the other).
+var figCache = map[string][]Row{}
+
+// sweepFig runs the figure's spec (V grids thinned to points) without
+// verification, once per test binary, and returns every row.
+func sweepFig(t *testing.T, fig, points string) []Row {
+	t.Helper()
+	key := fig + "/" + points
+	if rows, ok := figCache[key]; ok {
+		return rows
+	}
+	sp := figureSpec(t, fig, points)
+	sp.Run.Verify = false
+	path := filepath.Join(t.TempDir(), "fig"+fig+".jsonl")
+	if _, err := Run(context.Background(), sp, path, Options{Workers: 2, Run: sp.Run}); err != nil {
+		t.Fatal(err)
+	}
+	rows := readRows(t, path)
+	figCache[key] = rows
+	return rows
 }
 
 // monotoneViolations returns the rows whose Cmax exceeds (by more than
@@ -79,7 +105,7 @@ func monotoneViolations(rows []Row, axis string) (pairs int, bad []string) {
 }
 
 // TestFigureGridsMonotone runs the paper's figure sweeps (Figs. 7–11 and
-// 13; the V grids of Figs. 10, 11 and 13 thinned to 12 points here, the
+// 13; the V grids of Figs. 10, 11 and 13 thinned as figPoints says, the
 // full grids in docs/figures.md) and checks issue 19's acceptance: Cmax
 // non-increasing in D at every (V, n), and in n at every (V, D) where the
 // sweep prunes (Figs. 9 and 13 keep every message, the paper's model). Then every row is re-solved from its stored inputs as `dlsched
@@ -97,13 +123,8 @@ func TestFigureGridsMonotone(t *testing.T) {
 	}
 	defer s.Close()
 	for _, fig := range []string{"7", "8", "9", "10", "11", "13"} {
-		sp := figureSpec(t, fig, "12")
-		sp.Run.Verify = false
-		path := filepath.Join(t.TempDir(), "fig"+fig+".jsonl")
-		if _, err := Run(context.Background(), sp, path, Options{Workers: 2, Run: sp.Run}); err != nil {
-			t.Fatal(err)
-		}
-		rows := readRows(t, path)
+		sp := figureSpec(t, fig, figPoints[fig])
+		rows := sweepFig(t, fig, figPoints[fig])
 		for _, axis := range []string{"D", "n"} {
 			if axis == "n" && !sp.Run.Prune {
 				continue // every message sent: more stages, more startups

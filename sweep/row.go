@@ -67,13 +67,15 @@ type Row struct {
 	// LBTrivial is S + V·A/P (Section 4.1); LBLayer the best one-layer
 	// strategy of Section 4.2 (binomial trees only).
 	LBTrivial schedule.Float `json:"lb_trivial"`
-	// Pattern says how the message pattern was chosen ("greedy", or
-	// "search" with the destinations it kept) and PatternGap is (Cmax −
-	// LBTrivial)/Cmax: the gap to a bound valid for every pattern, beside
-	// Gap, which certifies the LP of the returned pattern only.
-	Pattern    string          `json:"pattern,omitempty"`
-	PatternGap *schedule.Float `json:"pattern_gap,omitempty"`
-	LBLayer    *schedule.Float `json:"lb_layer,omitempty"`
+	// Pattern says how the message pattern was chosen ("search" with the
+	// destinations it kept, "greedy" or "full"); PatternLowerBound is a
+	// bound valid for every pattern and every n (today LBTrivial) and
+	// PatternGap is (Cmax − PatternLowerBound)/Cmax, beside Gap, which
+	// certifies the LP of the returned pattern only.
+	Pattern           string          `json:"pattern,omitempty"`
+	PatternLowerBound *schedule.Float `json:"pattern_lower_bound,omitempty"`
+	PatternGap        *schedule.Float `json:"pattern_gap,omitempty"`
+	LBLayer           *schedule.Float `json:"lb_layer,omitempty"`
 	// LPs counts the LP solves (certification attempts and prune
 	// rounds), Iterations their simplex iterations.
 	LPs        int `json:"lps"`
@@ -119,7 +121,7 @@ func WriteJSONL(w io.Writer, rows []Row) error {
 var CSVHeader = []string{"index", "key", "label", "topology", "order", "buffers", "m", "p", "h",
 	"S", "C", "A", "D", "V", "stages_policy", "stages_built", "status", "cmax", "lower_bound", "gap",
 	"certified", "stages", "n_min", "lb_trivial", "lb_layer", "lps", "iterations", "seconds",
-	"solve_seconds", "verify_seconds", "verified", "makespan", "pattern", "pattern_gap", "error"}
+	"solve_seconds", "verify_seconds", "verified", "makespan", "pattern", "pattern_lower_bound", "pattern_gap", "error"}
 
 func optF(f *schedule.Float) string {
 	if f == nil {
@@ -148,7 +150,7 @@ func rowCells(r *Row) []string {
 		r.StagesPolicy, strconv.Itoa(p.Stages), r.Status, optF(r.Cmax), optF(r.LowerBound), optF(r.Gap),
 		strconv.FormatBool(r.Certified), table.FormatInt(r.Stages), strconv.Itoa(r.NMin), table.FormatFloat(float64(r.LBTrivial)), optF(r.LBLayer),
 		strconv.Itoa(r.LPs), strconv.Itoa(r.Iterations), table.FormatFloat(r.Seconds), table.FormatFloat(r.SolveSeconds),
-		table.FormatFloat(r.VerifySeconds), verified, makespan, r.Pattern, optF(r.PatternGap), r.Error,
+		table.FormatFloat(r.VerifySeconds), verified, makespan, r.Pattern, optF(r.PatternLowerBound), optF(r.PatternGap), r.Error,
 	}
 }
 

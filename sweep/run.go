@@ -314,7 +314,7 @@ func SolvePoint(ctx context.Context, pt Point, s solver.Solver, rc RunConfig) (r
 	c, lb, g := schedule.Float(sch.Cmax), schedule.Float(sch.LowerBound), schedule.Float(sch.Gap)
 	row.Cmax, row.LowerBound, row.Gap = &c, &lb, &g
 	if sch.Pattern == nil {
-		optimize.SetPatternBound(&p, sch) // greedy: the bound S + VA/P
+		optimize.SetPatternBound(&p, sch) // greedy: the bound over every pattern
 	}
 	row.Pattern = sch.Pattern.Method
 	if ds := sch.Pattern.Destinations; len(ds) > 0 {
@@ -324,8 +324,8 @@ func SolvePoint(ctx context.Context, pt Point, s solver.Solver, rc RunConfig) (r
 		}
 		row.Pattern += " " + strings.Join(parts, ",")
 	}
-	pg := schedule.Float(sch.PatternGap)
-	row.PatternGap = &pg
+	pl, pg := schedule.Float(sch.PatternLowerBound), schedule.Float(sch.PatternGap)
+	row.PatternLowerBound, row.PatternGap = &pl, &pg
 	if sch.Solve != nil {
 		row.Certified = sch.Solve.Certified
 		row.LPs = len(sch.Solve.Attempts) + searchLPs
