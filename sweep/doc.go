@@ -36,7 +36,10 @@
 // a star takes m; an ordinary tree order, buffers, p, h; a binomial tree
 // order, p, h (its nodes have one buffer). A parameter that no listed
 // topology uses is an error (a typo is not silently ignored); so is an
-// unknown key, and every error names the field (*SpecError).
+// unknown key, and every error names the field (*SpecError). Each value is
+// checked by package problem (CheckInt, CheckFloat), the validator of every
+// entry point, and a SpecError about a value unwraps to its
+// *problem.FieldError.
 //
 // # Points and keys
 //
