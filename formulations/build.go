@@ -184,7 +184,7 @@ func (nw *Network) hopName(h int) string {
 // Otherwise the arcs are the Network's, with the equalities described
 // below.
 func (nw *Network) Build(f Form, sc Scale) (*lp.Model, *Layout) {
-	return nw.build(f, sc, false)
+	return nw.build(f, sc, false, nil)
 }
 
 // BuildPatternMILP writes the compact LP of the network with one binary
@@ -199,10 +199,26 @@ func (nw *Network) Build(f Form, sc Scale) (*lp.Model, *Layout) {
 // network's pattern. For a 2-buffer tree a phantom still holds a buffer
 // and the MILP is only an upper bound on that optimum.
 func (nw *Network) BuildPatternMILP(sc Scale) (*lp.Model, *Layout) {
-	return nw.build(FormCompact, sc, true)
+	return nw.build(FormCompact, sc, true, nil)
 }
 
-func (nw *Network) build(f Form, sc Scale, exist bool) (*lp.Model, *Layout) {
+// BuildRestricted writes the compact LP of the network restricted to the
+// messages j with live[j]: the others keep their hops and arcs (a message
+// without load still pays its startup, as in the full LP) but have no load
+// column (α_j = 0), no suffix column and no computing row, except that the
+// last message of a destination keeps its computing row when it is not
+// live (start + Const ≤ Cmax). Every computing row left out is implied by
+// the next message to the same destination, which crosses the same last
+// link later (docs/formulations.md, stage generation), so the restricted
+// LP's optimum is the full LP's optimum over loads that vanish outside
+// live. Layout.Alpha[j] and Layout.CompRow[j] are −1 for the messages left
+// out; Layout.Arcs, and so the arc rows, are those of the full compact
+// LP in the same order.
+func (nw *Network) BuildRestricted(sc Scale, live []bool) (*lp.Model, *Layout) {
+	return nw.build(FormCompact, sc, false, live)
+}
+
+func (nw *Network) build(f Form, sc Scale, exist bool, live []bool) (*lp.Model, *Layout) {
 	p := nw.Prob
 	m := lp.New(fmt.Sprintf("dlsched_%s_%s", p.Kind, f), lp.Minimize)
 	lay := &Layout{Scale: sc, Form: f, Alpha: make([]int, len(nw.Pattern)), Time: make([]int, len(nw.Hops))}
@@ -216,8 +232,12 @@ func (nw *Network) build(f Form, sc Scale, exist bool) (*lp.Model, *Layout) {
 	compEq, loadEq := paperEq(p.Kind)
 	tscale := 1 / sc.T0
 	lscale := sc.L0 / sc.T0
+	isLive := func(j int) bool { return live == nil || live[j] }
 	for j, msg := range nw.Pattern {
-		lay.Alpha[j] = m.AddVar(nw.msgName("a", j), 0, p.MaxLoad(msg.Dest)/sc.L0, 0)
+		lay.Alpha[j] = -1
+		if isLive(j) {
+			lay.Alpha[j] = m.AddVar(nw.msgName("a", j), 0, p.MaxLoad(msg.Dest)/sc.L0, 0)
+		}
 	}
 	for h := range nw.Hops {
 		lay.Time[h] = m.AddVar(nw.hopName(h), 0, math.Inf(1), 0)
@@ -240,9 +260,21 @@ func (nw *Network) build(f Form, sc Scale, exist bool) (*lp.Model, *Layout) {
 		beta[j] = -1
 	}
 	lay.Beta = beta
+	// With live set, the suffix sums run over the live messages only.
+	destMsgs := nw.DestMsgs
+	if live != nil {
+		destMsgs = make(map[int][]int, len(nw.DestMsgs))
+		for _, d := range nw.Dests {
+			for _, j := range nw.DestMsgs[d] {
+				if live[j] {
+					destMsgs[d] = append(destMsgs[d], j)
+				}
+			}
+		}
+	}
 	if f == FormCompact {
 		for _, d := range nw.Dests {
-			msgs := nw.DestMsgs[d]
+			msgs := destMsgs[d]
 			for q := 0; q < len(msgs)-1; q++ {
 				j := msgs[q]
 				beta[j] = m.AddVar(nw.msgName("b", j), 0, p.V/p.DestSize(d)/sc.L0, 0)
@@ -265,14 +297,18 @@ func (nw *Network) build(f Form, sc Scale, exist bool) (*lp.Model, *Layout) {
 	lay.CompRow = make([]int, len(nw.Pattern))
 	lay.SufRow = make([]int, len(nw.Pattern))
 	for j := range lay.SufRow {
-		lay.SufRow[j] = -1
+		lay.SufRow[j], lay.CompRow[j] = -1, -1
 	}
 	cols := make([]int, 0, 8)
 	vals := make([]float64, 0, 8)
 	for ai, a := range lay.Arcs {
 		from := nw.Hops[a.From]
-		cols = append(cols[:0], lay.Time[a.To], lay.Time[a.From], lay.Alpha[from.Msg])
-		vals = append(vals[:0], 1, -1, -from.Coef*lscale)
+		cols = append(cols[:0], lay.Time[a.To], lay.Time[a.From])
+		vals = append(vals[:0], 1, -1)
+		if c := lay.Alpha[from.Msg]; c >= 0 {
+			cols = append(cols, c)
+			vals = append(vals, -from.Coef*lscale)
+		}
 		lo := from.Const * tscale
 		if exist {
 			// The startup moves to the existence column.
@@ -292,7 +328,17 @@ func (nw *Network) build(f Form, sc Scale, exist bool) (*lp.Model, *Layout) {
 	}
 	for _, d := range nw.Dests {
 		_, _, aRate := p.params(d)
-		msgs := nw.DestMsgs[d]
+		msgs := destMsgs[d]
+		if all := nw.DestMsgs[d]; live != nil && !live[all[len(all)-1]] {
+			// The destination's last message is not live: its computing
+			// row without load, start + Const ≤ Cmax, which no later
+			// message implies.
+			j := all[len(all)-1]
+			hops := nw.MsgHops[j]
+			last := nw.Hops[hops[len(hops)-1]]
+			lay.CompRow[j] = m.AddRow(nw.msgName("comp", j), last.Const*tscale, math.Inf(1),
+				[]int{lay.Cmax, lay.Time[hops[len(hops)-1]]}, []float64{1, -1})
+		}
 		for q, j := range msgs {
 			hops := nw.MsgHops[j]
 			last := nw.Hops[hops[len(hops)-1]]
@@ -336,8 +382,10 @@ func (nw *Network) build(f Form, sc Scale, exist bool) (*lp.Model, *Layout) {
 	}
 	cols, vals = cols[:0], vals[:0]
 	for j, msg := range nw.Pattern {
-		cols = append(cols, lay.Alpha[j])
-		vals = append(vals, p.DestSize(msg.Dest))
+		if lay.Alpha[j] >= 0 {
+			cols = append(cols, lay.Alpha[j])
+			vals = append(vals, p.DestSize(msg.Dest))
+		}
 	}
 	loadName := "load"
 	if f == FormPaper {
@@ -351,7 +399,9 @@ func (nw *Network) build(f Form, sc Scale, exist bool) (*lp.Model, *Layout) {
 func (lay *Layout) Decode(x []float64) []float64 {
 	out := make([]float64, len(lay.Alpha))
 	for j, c := range lay.Alpha {
-		out[j] = x[c] * lay.Scale.L0
+		if c >= 0 {
+			out[j] = x[c] * lay.Scale.L0
+		}
 	}
 	return out
 }
