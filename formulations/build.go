@@ -98,19 +98,44 @@ type Layout struct {
 // SizeEstimate predicts the size of the LP before it is built.
 type SizeEstimate struct {
 	Vars, Rows, Nonzeros int64
+	// Generated is true when the LP is one that the pipeline solves by
+	// stage generation by default (GeneratedByDefault): the solver then
+	// holds only a restricted LP and the full model lives in this process
+	// alone.
+	Generated bool
+}
+
+// GenerationMinMessages is the smallest pattern (in messages) whose LP
+// the pipeline solves by stage generation; smaller LPs are solved whole,
+// which is as fast.
+const GenerationMinMessages = 1000
+
+// GeneratedByDefault reports whether the pipeline solves the LP of a
+// pattern of msgs messages in form f by stage generation unless told not
+// to: compact form, at least GenerationMinMessages messages, and a star or
+// binomial tree (on ordinary trees the restricted LP keeps the whole
+// network of hops and measured slower than the full LP; docs/formulations.md).
+func GeneratedByDefault(kind topology.Kind, f Form, msgs int) bool {
+	return f == FormCompact && kind != topology.Tree && msgs >= GenerationMinMessages
 }
 
 // Bytes estimates the peak memory the LP needs, in this process and in
-// the solver, above the process's own: 500 bytes per nonzero. Measured
-// with Clp on stars (m = 10, n = 300 to 3,000), ordinary trees (p = 2,
-// h = 8, n = 100 to 1,000) and binomial trees (p = 2, h = 6, n = 300 to
-// 3,000), solve and repair included, the peak was 440 to 550 bytes per
-// nonzero (README, Reliability; cmd/dlsched TestMemoryEstimate).
+// the solver, above the process's own: 500 bytes per nonzero, 350 when
+// Generated. Measured with Clp on stars (m = 10, n = 300 to 3,000),
+// ordinary trees (p = 2, h = 8, n = 100 to 1,000) and binomial trees
+// (p = 2, h = 6, n = 300 to 3,000), solve and repair included, the peak was
+// 440 to 550 bytes per nonzero (README, Reliability; cmd/dlsched
+// TestMemoryEstimate); with stage generation 220 to 320 (stars m = 10,
+// n = 1,000 and 10,000, binomial p = 2, h = 6, n = 1,000).
 func (e SizeEstimate) Bytes() int64 {
-	if e.Nonzeros > math.MaxInt64/500 {
+	per := int64(500)
+	if e.Generated {
+		per = 350
+	}
+	if e.Nonzeros > math.MaxInt64/per {
 		return math.MaxInt64
 	}
-	return 500 * e.Nonzeros
+	return per * e.Nonzeros
 }
 
 // Estimate predicts the LP's size for the network without building it.
@@ -125,7 +150,9 @@ func (nw *Network) Estimate(f Form) SizeEstimate {
 	for _, msgs := range nw.DestMsgs {
 		perDest = append(perDest, float64(len(msgs)))
 	}
-	return estimate(float64(len(nw.Pattern)), float64(len(nw.Hops)), na, perDest, f)
+	e := estimate(float64(len(nw.Pattern)), float64(len(nw.Hops)), na, perDest, f)
+	e.Generated = GeneratedByDefault(nw.Prob.Kind, f, len(nw.Pattern))
+	return e
 }
 
 // estimate is the size of an LP with nm messages, nh hops, na precedence
@@ -214,8 +241,160 @@ func (nw *Network) BuildPatternMILP(sc Scale) (*lp.Model, *Layout) {
 // live. Layout.Alpha[j] and Layout.CompRow[j] are −1 for the messages left
 // out; Layout.Arcs, and so the arc rows, are those of the full compact
 // LP in the same order.
+//
+// On a star and a binomial tree, whose hops form one chain (every hop
+// starts when the one before it ends, an equality), the hops of the
+// messages left out are contracted: their start times are those of the
+// live hop before them plus constants, so they need no column and the
+// arc rows between them vanish. Layout.Time[h] is then −1 for a hop
+// without a column and Layout.ArcRow[a] −1 for an arc without a row;
+// the arc into a live hop holds the whole contracted path. The duals of
+// the full LP's arc rows follow from the computing rows' by flow balance
+// (Layout.RepairDuals, step 4), so nothing is lost.
 func (nw *Network) BuildRestricted(sc Scale, live []bool) (*lp.Model, *Layout) {
+	if nw.isChain() {
+		return nw.buildChainRestricted(sc, live)
+	}
 	return nw.build(FormCompact, sc, false, live)
+}
+
+// isChain reports whether the network's arcs are exactly hop h−1 → hop h
+// for every h ≥ 1 (stars and binomial trees).
+func (nw *Network) isChain() bool {
+	if len(nw.Arcs) != len(nw.Hops)-1 || len(nw.Hops) == 0 {
+		return false
+	}
+	for a, arc := range nw.Arcs {
+		if arc.From != a || arc.To != a+1 {
+			return false
+		}
+	}
+	return true
+}
+
+// buildChainRestricted is BuildRestricted for a chain network: every
+// message has one hop (hop j is message j's).
+func (nw *Network) buildChainRestricted(sc Scale, live []bool) (*lp.Model, *Layout) {
+	p := nw.Prob
+	m := lp.New(fmt.Sprintf("dlsched_%s_restricted", p.Kind), lp.Minimize)
+	n := len(nw.Pattern)
+	lay := &Layout{Scale: sc, Form: FormCompact, Alpha: make([]int, n), Time: make([]int, len(nw.Hops)),
+		Beta: make([]int, n), CompRow: make([]int, n), SufRow: make([]int, n),
+		Arcs: nw.Arcs, In: nw.In, ArcRow: make([]int, len(nw.Arcs))}
+	tscale := 1 / sc.T0
+	lscale := sc.L0 / sc.T0
+	for j := range lay.Alpha {
+		lay.Alpha[j], lay.Beta[j], lay.CompRow[j], lay.SufRow[j] = -1, -1, -1, -1
+	}
+	for a := range lay.ArcRow {
+		lay.ArcRow[a] = -1
+	}
+	for h := range lay.Time {
+		lay.Time[h] = -1
+	}
+	for j, msg := range nw.Pattern {
+		if live[j] {
+			lay.Alpha[j] = m.AddVar(nw.msgName("a", j), 0, p.MaxLoad(msg.Dest)/sc.L0, 0)
+		}
+	}
+	// Start times of live hops; a live hop with no live hop before it
+	// starts at the sum of the startups before it.
+	prefix := 0.0 // Σ Const of the hops since the last live hop (or the start)
+	lastLive := -1
+	for h, hop := range nw.Hops {
+		if live[hop.Msg] {
+			if lastLive < 0 {
+				lay.Time[h] = m.AddVar(nw.hopName(h), prefix*tscale, prefix*tscale, 0)
+			} else {
+				lay.Time[h] = m.AddVar(nw.hopName(h), 0, math.Inf(1), 0)
+			}
+			lastLive, prefix = h, 0
+		}
+		prefix += hop.Const
+	}
+	prefix, lastLive = 0, -1
+	lay.Cmax = m.AddVar("cmax", 0, math.Inf(1), 1)
+	lay.TimeCols = []int{lay.Cmax}
+	for _, c := range lay.Time {
+		if c >= 0 {
+			lay.TimeCols = append(lay.TimeCols, c)
+		}
+	}
+	// pathRow adds "lhs − t_g − Coef_g·α_g ≥ (or =) prefix" for the path
+	// from the last live hop g; with no live hop before, lhs ≥ prefix.
+	pathRow := func(name string, lhs int, eq bool) int {
+		cols := []int{lhs}
+		vals := []float64{1}
+		if lastLive >= 0 {
+			g := nw.Hops[lastLive]
+			cols = append(cols, lay.Time[lastLive], lay.Alpha[g.Msg])
+			vals = append(vals, -1, -g.Coef*lscale)
+		}
+		up := math.Inf(1)
+		if eq {
+			up = prefix * tscale
+		}
+		return m.AddRow(name, prefix*tscale, up, cols, vals)
+	}
+	lastOf := map[int]int{}
+	for _, d := range nw.Dests {
+		msgs := nw.DestMsgs[d]
+		lastOf[msgs[len(msgs)-1]] = d
+	}
+	for h, hop := range nw.Hops {
+		j := hop.Msg
+		if live[j] {
+			if lastLive >= 0 {
+				lay.ArcRow[h-1] = pathRow(fmt.Sprintf("%s_%d_%d", nw.Arcs[h-1].Kind, lastLive, h), lay.Time[h], true)
+			}
+			lastLive, prefix = h, 0
+		}
+		prefix += hop.Const
+		if _, ok := lastOf[j]; ok && !live[j] {
+			// start(h) + Const ≤ Cmax, the path written out.
+			lay.CompRow[j] = pathRow(nw.msgName("comp", j), lay.Cmax, false)
+		}
+	}
+	// Computing and suffix rows of the live messages.
+	for _, d := range nw.Dests {
+		_, _, aRate := p.params(d)
+		var msgs []int
+		for _, j := range nw.DestMsgs[d] {
+			if live[j] {
+				msgs = append(msgs, j)
+			}
+		}
+		for q := 0; q < len(msgs)-1; q++ {
+			lay.Beta[msgs[q]] = m.AddVar(nw.msgName("b", msgs[q]), 0, p.V/p.DestSize(d)/sc.L0, 0)
+		}
+		for q, j := range msgs {
+			hop := nw.Hops[nw.MsgHops[j][0]]
+			sum := lay.Alpha[j]
+			if lay.Beta[j] >= 0 {
+				sum = lay.Beta[j]
+			}
+			lay.CompRow[j] = m.AddRow(nw.msgName("comp", j), hop.Const*tscale, math.Inf(1),
+				[]int{lay.Cmax, lay.Time[nw.MsgHops[j][0]], lay.Alpha[j], sum},
+				[]float64{1, -1, -hop.Coef * lscale, -aRate * lscale})
+			if lay.Beta[j] >= 0 {
+				nb := lay.Beta[msgs[q+1]]
+				if nb < 0 {
+					nb = lay.Alpha[msgs[q+1]]
+				}
+				lay.SufRow[j] = m.AddRow(nw.msgName("suf", j), 0, 0, []int{lay.Beta[j], lay.Alpha[j], nb}, []float64{1, -1, -1})
+			}
+		}
+	}
+	var cols []int
+	var vals []float64
+	for j, msg := range nw.Pattern {
+		if lay.Alpha[j] >= 0 {
+			cols = append(cols, lay.Alpha[j])
+			vals = append(vals, p.DestSize(msg.Dest))
+		}
+	}
+	lay.LoadRow = m.AddRow("load", p.V/sc.L0, p.V/sc.L0, cols, vals)
+	return m, lay
 }
 
 func (nw *Network) build(f Form, sc Scale, exist bool, live []bool) (*lp.Model, *Layout) {

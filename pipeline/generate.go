@@ -10,24 +10,22 @@ import (
 	"github.com/dlsched/dlsched/solver"
 )
 
-// GenerationMinMessages is the smallest pattern (in messages) that
-// SolvePattern solves by stage generation; smaller LPs are solved whole,
-// which is as fast.
-const GenerationMinMessages = 1000
-
 // maxGenerationRounds bounds the restricted solves before SolvePattern
 // falls back to the full LP.
 const maxGenerationRounds = 30
 
 // initialLive returns the messages of the first restricted LP of stage
-// generation — those of the first 2·n_min + 2 stages present in pat, which
-// at the optimum of the paper's instances hold every loaded message or
-// nearly — or nil when SolvePattern should solve the full LP at once: stage
-// generation switched off, a form other than compact, a pattern smaller
-// than GenerationMinMessages, or a first restricted LP that would hold
-// most of the pattern anyway.
+// generation — those of the first ⌊5·n_min/4⌋ + 2 stages present in pat:
+// at the optimum of the full n-stage LP of the paper's stars the loads sit
+// in the first stages (the solver's optimal vertex fills the first
+// 2·n_min stages, but the first 1.25·n_min already reach the optimum:
+// star m = 10, n = 1,000 to 10,000, D = V/n, certified in one round) —
+// or nil when SolvePattern should solve the full LP at once: stage
+// generation switched off, not formulations.GeneratedByDefault (other form,
+// ordinary tree, fewer than formulations.GenerationMinMessages messages),
+// or a first restricted LP that would hold most of the pattern anyway.
 func initialLive(p *formulations.Problem, pat formulations.Pattern, opt Options) []bool {
-	if opt.NoStageGeneration || opt.Form != formulations.FormCompact || len(pat) < GenerationMinMessages {
+	if opt.NoStageGeneration || !formulations.GeneratedByDefault(p.Kind, opt.Form, len(pat)) {
 		return nil
 	}
 	stages := make([]int, 0, len(pat))
@@ -39,7 +37,7 @@ func initialLive(p *formulations.Problem, pat formulations.Pattern, opt Options)
 		}
 	}
 	sort.Ints(stages)
-	k := 2*p.NMin() + 2
+	k := p.NMin()*5/4 + 2
 	if k >= len(stages) {
 		return nil
 	}
@@ -72,10 +70,7 @@ func initialLive(p *formulations.Problem, pat formulations.Pattern, opt Options)
 // the gap reached the tolerance; false sends SolvePattern to the full LP,
 // keeping the best makespan and bound found here.
 func (out *Outcome) generate(nw *formulations.Network, model *lp.Model, lay *formulations.Layout, sc formulations.Scale, live []bool, opt Options) (bool, error) {
-	so := opt.Base
-	if opt.Auto {
-		so = FirstAttempt(opt.Base)
-	}
+	so := attempts(opt.Base, opt.Auto, nw.Prob.Kind)[0]
 	tol := opt.tol()
 	for round := 0; round < maxGenerationRounds; round++ {
 		rm, rlay := nw.BuildRestricted(sc, live)
@@ -102,11 +97,18 @@ func (out *Outcome) generate(nw *formulations.Network, model *lp.Model, lay *for
 			}
 			return false, nil
 		}
-		rep := out.record(nw, model, lay, rlay.Decode(sol.X), fullDuals(model, lay, rlay, sol.Duals), at)
+		y := fullDuals(model, lay, rlay, sol.Duals)
+		rep := out.record(nw, model, lay, rlay.Decode(sol.X), y, at)
 		if out.Gap() <= tol {
 			return true, nil
 		}
-		add := price(model, lay, rep, live)
+		if rep != nil {
+			// Price with the restricted LP's own load dual: the repaired
+			// one maximises the bound, which a message priced out by the
+			// restricted LP's dual can make 0 (its load looks free).
+			rep[lay.LoadRow] = y[lay.LoadRow]
+		}
+		add := price(model, lay, rep, live, len(nw.Dests))
 		if len(add) == 0 {
 			// Nothing to add: the restricted optimum is the full one but
 			// its duals are not accurate enough. Polish them as
@@ -134,15 +136,18 @@ func (out *Outcome) generate(nw *formulations.Network, model *lp.Model, lay *for
 }
 
 // fullDuals maps the duals yr of the restricted LP (layout rlay) onto the
-// rows of the full LP (model, layout lay): arc rows one to one, computing,
-// suffix and load rows where the restricted LP has them, 0 elsewhere.
+// rows of the full LP (model, layout lay): arc, computing, suffix and load
+// rows where the restricted LP has them, 0 elsewhere (Layout.RepairDuals
+// restores the arc rows of a contracted chain by flow balance).
 func fullDuals(model *lp.Model, lay, rlay *formulations.Layout, yr []float64) []float64 {
 	if yr == nil {
 		return nil
 	}
 	y := make([]float64, model.NumRows())
 	for a := range lay.Arcs {
-		y[lay.ArcRow[a]] = yr[rlay.ArcRow[a]]
+		if r := rlay.ArcRow[a]; r >= 0 {
+			y[lay.ArcRow[a]] = yr[r]
+		}
 	}
 	for j := range lay.CompRow {
 		if r := rlay.CompRow[j]; r >= 0 {
@@ -158,11 +163,11 @@ func fullDuals(model *lp.Model, lay, rlay *formulations.Layout, yr []float64) []
 
 // price returns the messages outside live whose load column has a negative
 // reduced cost c − Aᵀy in the full LP under the duals y, most negative
-// first, at most as many as are live already (so the restricted LP at most
-// doubles per round). A column is priced in when its reduced cost times its
+// first, at most a quarter as many as are live already and at least four per
+// destination (so the restricted LP grows by at most a quarter per round). A column is priced in when its reduced cost times its
 // upper bound could move the bound by more than 1e-13 of the scaled Cmax
 // (at least 1, the scaled trivial bound).
-func price(model *lp.Model, lay *formulations.Layout, y []float64, live []bool) []int {
+func price(model *lp.Model, lay *formulations.Layout, y []float64, live []bool, dests int) []int {
 	if y == nil {
 		return nil
 	}
@@ -192,8 +197,8 @@ func price(model *lp.Model, lay *formulations.Layout, y []float64, live []bool) 
 		}
 	}
 	sort.SliceStable(cs, func(a, b int) bool { return cs[a].v < cs[b].v })
-	if len(cs) > nLive {
-		cs = cs[:nLive]
+	if limit := max(nLive/4, 4*dests); len(cs) > limit {
+		cs = cs[:limit]
 	}
 	add := make([]int, len(cs))
 	for q, c := range cs {

@@ -25,6 +25,7 @@ func solverFlags() []cli.Flag {
 		&cli.StringFlag{Name: "algorithm", Value: "auto", Usage: "first LP algorithm: auto, dual, primal or barrier (others follow if the gap is too wide)"},
 		&cli.StringFlag{Name: "form", Value: "compact", Usage: "LP form: compact (suffix sums) or paper (as printed)"},
 		&cli.Float64Flag{Name: "tolerance", Value: pipeline.DefaultTolerance, Usage: "certified relative gap to reach"},
+		&cli.BoolFlag{Name: "stage-generation", Value: true, Usage: "solve large compact LPs (1,000 messages or more) by stage generation: a restricted LP over the stages likely to carry load, grown by reduced costs and certified against the full LP; false solves the full LP at once"},
 		&cli.Int64Flag{Name: "max-memory", Value: pipeline.DefaultMaxModelBytes >> 20, Usage: "refuse an LP or a verification estimated to need more MB (checked before anything is built)"},
 	}
 }
@@ -75,6 +76,7 @@ func pipelineOptions(c *cli.Context) (pipeline.Options, func(), error) {
 		return opt, nil, usagef("invalid --tolerance %g: want a number in (0, 1)", tol)
 	}
 	opt.Tolerance = tol
+	opt.NoStageGeneration = !c.Bool("stage-generation")
 	mem := c.Int64("max-memory")
 	if mem < minMemoryMB || mem > maxMemoryMB {
 		return opt, nil, usagef("invalid --max-memory %d: want a number of MB from %d to %d", mem, minMemoryMB, maxMemoryMB)
