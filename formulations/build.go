@@ -22,25 +22,36 @@ const (
 	// (docs/formulations.md); on a pruned pattern they are the Network's
 	// generic arcs, for which the paper has no printed form.
 	FormPaper
+	// FormChain writes each destination's computing as a chain of
+	// compute-start columns s_j (docs/formulations.md, the chain form):
+	// s_j ≥ arrival of message j, s_next ≥ s_j + A·α_j, and Cmax ≥
+	// s_last + A·α_last, so Cmax appears in one row per destination
+	// instead of one per message. Same optimum as FormCompact.
+	FormChain
 )
 
-// String returns "compact" or "paper".
+// String returns "compact", "paper" or "chain".
 func (f Form) String() string {
-	if f == FormPaper {
+	switch f {
+	case FormPaper:
 		return "paper"
+	case FormChain:
+		return "chain"
 	}
 	return "compact"
 }
 
-// ParseForm parses "compact" or "paper".
+// ParseForm parses "compact", "paper" or "chain".
 func ParseForm(s string) (Form, error) {
 	switch s {
 	case "compact", "":
 		return FormCompact, nil
 	case "paper":
 		return FormPaper, nil
+	case "chain":
+		return FormChain, nil
 	}
-	return 0, fmt.Errorf("unknown LP form %q (want compact or paper)", s)
+	return 0, fmt.Errorf("unknown LP form %q (want compact, paper or chain)", s)
 }
 
 // Scale holds the units the LP is written in: loads in units of L0, times
@@ -76,6 +87,12 @@ type Layout struct {
 	// Beta[j] is the column of the suffix sum of message j (compact form),
 	// −1 where there is none.
 	Beta []int
+	// Start[j] is the column of message j's compute start s_j and
+	// ChainRow[j] the row from s_j to the next message's compute start,
+	// or for a destination's last message the row to Cmax (chain form
+	// only; nil otherwise). CompRow[j] is then the arrival row s_j ≥
+	// arrival of j.
+	Start, ChainRow []int
 	// Arcs are the precedence arcs written as rows: the Network's arcs,
 	// or in the paper form on a full pattern the paper's families (each
 	// with its equation number in Arc.Eq). In[h] lists the arcs of Arcs
@@ -505,7 +522,12 @@ func (nw *Network) build(f Form, sc Scale, exist bool, live []bool) (*lp.Model, 
 		}
 		lay.ArcRow[ai] = m.AddRow(name, lo, up, cols, vals)
 	}
-	for _, d := range nw.Dests {
+	compDests := nw.Dests
+	if f == FormChain {
+		nw.buildChain(m, lay, sc)
+		compDests = nil // the chain form has no computing rows of the other forms
+	}
+	for _, d := range compDests {
 		_, _, aRate := p.params(d)
 		msgs := destMsgs[d]
 		if all := nw.DestMsgs[d]; live != nil && !live[all[len(all)-1]] {
@@ -574,6 +596,49 @@ func (nw *Network) build(f Form, sc Scale, exist bool, live []bool) (*lp.Model, 
 	return m, lay
 }
 
+// buildChain writes the computing rows of the chain form: for every
+// destination with messages j_1, ..., j_k in arrival order
+//
+//	s_q − start(last hop of j_q) − Coef·α_q ≥ Const     (arrival; paper (3) with (2))
+//	s_{q+1} − s_q − A·α_q ≥ 0                            (one chunk at a time)
+//	Cmax − s_k − A·α_k ≥ 0                               (computing ends by Cmax)
+//
+// Summing the chain from q gives start + Const + Coef·α_q + A·Σ_{l≥q} α_l ≤
+// Cmax, the compact form's computing row (docs/formulations.md).
+func (nw *Network) buildChain(m *lp.Model, lay *Layout, sc Scale) {
+	p := nw.Prob
+	tscale := 1 / sc.T0
+	lscale := sc.L0 / sc.T0
+	lay.Start = make([]int, len(nw.Pattern))
+	lay.ChainRow = make([]int, len(nw.Pattern))
+	for j := range lay.Start {
+		lay.Start[j], lay.ChainRow[j] = -1, -1
+	}
+	for _, d := range nw.Dests {
+		for _, j := range nw.DestMsgs[d] {
+			lay.Start[j] = m.AddVar(nw.msgName("s", j), 0, math.Inf(1), 0)
+			lay.TimeCols = append(lay.TimeCols, lay.Start[j])
+		}
+	}
+	for _, d := range nw.Dests {
+		_, _, aRate := p.params(d)
+		msgs := nw.DestMsgs[d]
+		for q, j := range msgs {
+			hops := nw.MsgHops[j]
+			last := nw.Hops[hops[len(hops)-1]]
+			lay.CompRow[j] = m.AddRow(nw.msgName("arr", j), last.Const*tscale, math.Inf(1),
+				[]int{lay.Start[j], lay.Time[hops[len(hops)-1]], lay.Alpha[j]}, []float64{1, -1, -last.Coef * lscale})
+			if q+1 < len(msgs) {
+				lay.ChainRow[j] = m.AddRow(nw.msgName("chain", j), 0, math.Inf(1),
+					[]int{lay.Start[msgs[q+1]], lay.Start[j], lay.Alpha[j]}, []float64{1, -1, -aRate * lscale})
+			} else {
+				lay.ChainRow[j] = m.AddRow(nw.msgName("fin", j), 0, math.Inf(1),
+					[]int{lay.Cmax, lay.Start[j], lay.Alpha[j]}, []float64{1, -1, -aRate * lscale})
+			}
+		}
+	}
+}
+
 // Decode reads the loads (user units) out of an LP solution vector.
 func (lay *Layout) Decode(x []float64) []float64 {
 	out := make([]float64, len(lay.Alpha))
@@ -598,6 +663,11 @@ func (lay *Layout) Point(m *lp.Model, nw *Network, t *Timing) []float64 {
 		x[c] = t.Start[h] / lay.Scale.T0
 	}
 	x[lay.Cmax] = t.Cmax / lay.Scale.T0
+	for j, c := range lay.Start {
+		if c >= 0 {
+			x[c] = t.ComputeStart[j] / lay.Scale.T0
+		}
+	}
 	for _, d := range nw.Dests {
 		msgs := nw.DestMsgs[d]
 		suffix := 0.0

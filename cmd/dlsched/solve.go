@@ -23,7 +23,7 @@ func solverFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "solver", Value: "clp", Usage: "LP backend: clp or gonum"},
 		&cli.StringFlag{Name: "algorithm", Value: "auto", Usage: "first LP algorithm: auto, dual, primal or barrier (others follow if the gap is too wide)"},
-		&cli.StringFlag{Name: "form", Value: "compact", Usage: "LP form: compact (suffix sums) or paper (as printed)"},
+		&cli.StringFlag{Name: "form", Value: "compact", Usage: "LP form: compact (suffix sums), paper (as printed) or chain (compute-start chains; Cmax in one row per processor or layer)"},
 		&cli.Float64Flag{Name: "tolerance", Value: pipeline.DefaultTolerance, Usage: "certified relative gap to reach"},
 		&cli.BoolFlag{Name: "stage-generation", Value: true, Usage: "solve large compact LPs (1,000 messages or more) by stage generation: a restricted LP over the stages likely to carry load, grown by reduced costs and certified against the full LP; false solves the full LP at once"},
 		&cli.Int64Flag{Name: "max-memory", Value: pipeline.DefaultMaxModelBytes >> 20, Usage: "refuse an LP or a verification estimated to need more MB (checked before anything is built)"},
@@ -57,7 +57,7 @@ func pipelineOptions(c *cli.Context) (pipeline.Options, func(), error) {
 	var opt pipeline.Options
 	var err error
 	if opt.Form, err = formulations.ParseForm(c.String("form")); err != nil {
-		return opt, nil, usagef("invalid --form %s: want compact or paper", c.String("form"))
+		return opt, nil, usagef("invalid --form %s: want compact, paper or chain", c.String("form"))
 	}
 	switch c.String("algorithm") {
 	case "auto":
