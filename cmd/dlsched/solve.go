@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"github.com/dlsched/dlsched/executor/replay"
@@ -18,6 +19,10 @@ import (
 	"github.com/dlsched/dlsched/solver/backends"
 	"github.com/urfave/cli/v2"
 )
+
+// largeLPBytes is the estimated LP memory above which solve lowers the
+// garbage collector's target (see solveAction).
+const largeLPBytes = 64 << 20
 
 func solverFlags() []cli.Flag {
 	return []cli.Flag{
@@ -156,6 +161,17 @@ func solveAction(c *cli.Context) error {
 			return err
 		}
 	}
+	// A large LP: collect garbage at 25% heap growth instead of 100% while
+	// solving. The LP's memory is dominated by the model (kept by this
+	// process for certification) and the solver's copy; Go's default lets
+	// the heap double on top of them. Measured on the star m = 10,
+	// n = 10,000, D = V/n: peak 318 MB with the default, 191 MB with 25%,
+	// time unchanged (the solve is Clp's), against about 280 MB for the clp
+	// command-line solver on the same model (README, Performance).
+	gc := -2 // no change
+	if est := p.EstimateFull(n, opt.Form); est.Bytes() > largeLPBytes && os.Getenv("GOGC") == "" {
+		gc = debug.SetGCPercent(25)
+	}
 	var s *schedule.Schedule
 	switch c.String("pattern") {
 	case "greedy":
@@ -172,6 +188,12 @@ func solveAction(c *cli.Context) error {
 		}
 	default:
 		return usagef("invalid --pattern %s: want greedy, search or exact", c.String("pattern"))
+	}
+	if gc != -2 {
+		// Drop the model before going on, so that the default target
+		// applies to what is left (the schedule), not to the model.
+		debug.FreeOSMemory()
+		debug.SetGCPercent(gc)
 	}
 	if err != nil {
 		return err
