@@ -5,7 +5,7 @@ PKGS    := ./...
 # packages whose code runs goroutines concurrently: checked with -race
 RACE    := ./executor/... ./sweep/... ./solver/...
 
-.PHONY: all deps deps-test build demo test fuzz bench bench-full figures clean
+.PHONY: all deps deps-test build demo test fuzz bench bench-full bench-lp figures clean
 
 all: build
 
@@ -45,6 +45,11 @@ bench: deps
 
 bench-full: deps
 	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 2h ./...
+
+# dlsched against the command-line LP solvers (issue 17): tables and a chart
+# in benchmarks/results (about 25 minutes; README, Performance).
+bench-lp: deps
+	bash benchmarks/lp-speed.sh
 
 clean:
 	rm -rf bin demo-gantt.svg

@@ -22,25 +22,36 @@ const (
 	// (docs/formulations.md); on a pruned pattern they are the Network's
 	// generic arcs, for which the paper has no printed form.
 	FormPaper
+	// FormChain writes each destination's computing as a chain of
+	// compute-start columns s_j (docs/formulations.md, the chain form):
+	// s_j ≥ arrival of message j, s_next ≥ s_j + A·α_j, and Cmax ≥
+	// s_last + A·α_last, so Cmax appears in one row per destination
+	// instead of one per message. Same optimum as FormCompact.
+	FormChain
 )
 
-// String returns "compact" or "paper".
+// String returns "compact", "paper" or "chain".
 func (f Form) String() string {
-	if f == FormPaper {
+	switch f {
+	case FormPaper:
 		return "paper"
+	case FormChain:
+		return "chain"
 	}
 	return "compact"
 }
 
-// ParseForm parses "compact" or "paper".
+// ParseForm parses "compact", "paper" or "chain".
 func ParseForm(s string) (Form, error) {
 	switch s {
 	case "compact", "":
 		return FormCompact, nil
 	case "paper":
 		return FormPaper, nil
+	case "chain":
+		return FormChain, nil
 	}
-	return 0, fmt.Errorf("unknown LP form %q (want compact or paper)", s)
+	return 0, fmt.Errorf("unknown LP form %q (want compact, paper or chain)", s)
 }
 
 // Scale holds the units the LP is written in: loads in units of L0, times
@@ -76,6 +87,12 @@ type Layout struct {
 	// Beta[j] is the column of the suffix sum of message j (compact form),
 	// −1 where there is none.
 	Beta []int
+	// Start[j] is the column of message j's compute start s_j and
+	// ChainRow[j] the row from s_j to the next message's compute start,
+	// or for a destination's last message the row to Cmax (chain form
+	// only; nil otherwise). CompRow[j] is then the arrival row s_j ≥
+	// arrival of j.
+	Start, ChainRow []int
 	// Arcs are the precedence arcs written as rows: the Network's arcs,
 	// or in the paper form on a full pattern the paper's families (each
 	// with its equation number in Arc.Eq). In[h] lists the arcs of Arcs
@@ -98,19 +115,44 @@ type Layout struct {
 // SizeEstimate predicts the size of the LP before it is built.
 type SizeEstimate struct {
 	Vars, Rows, Nonzeros int64
+	// Generated is true when the LP is one that the pipeline solves by
+	// stage generation by default (GeneratedByDefault): the solver then
+	// holds only a restricted LP and the full model lives in this process
+	// alone.
+	Generated bool
+}
+
+// GenerationMinMessages is the smallest pattern (in messages) whose LP
+// the pipeline solves by stage generation; smaller LPs are solved whole,
+// which is as fast.
+const GenerationMinMessages = 1000
+
+// GeneratedByDefault reports whether the pipeline solves the LP of a
+// pattern of msgs messages in form f by stage generation unless told not
+// to: compact form, at least GenerationMinMessages messages, and a star or
+// binomial tree (on ordinary trees the restricted LP keeps the whole
+// network of hops and measured slower than the full LP; docs/formulations.md).
+func GeneratedByDefault(kind topology.Kind, f Form, msgs int) bool {
+	return f == FormCompact && kind != topology.Tree && msgs >= GenerationMinMessages
 }
 
 // Bytes estimates the peak memory the LP needs, in this process and in
-// the solver, above the process's own: 500 bytes per nonzero. Measured
-// with Clp on stars (m = 10, n = 300 to 3,000), ordinary trees (p = 2,
-// h = 8, n = 100 to 1,000) and binomial trees (p = 2, h = 6, n = 300 to
-// 3,000), solve and repair included, the peak was 440 to 550 bytes per
-// nonzero (README, Reliability; cmd/dlsched TestMemoryEstimate).
+// the solver, above the process's own: 500 bytes per nonzero, 350 when
+// Generated. Measured with Clp on stars (m = 10, n = 300 to 3,000),
+// ordinary trees (p = 2, h = 8, n = 100 to 1,000) and binomial trees
+// (p = 2, h = 6, n = 300 to 3,000), solve and repair included, the peak was
+// 440 to 550 bytes per nonzero (README, Reliability; cmd/dlsched
+// TestMemoryEstimate); with stage generation 220 to 320 (stars m = 10,
+// n = 1,000 and 10,000, binomial p = 2, h = 6, n = 1,000).
 func (e SizeEstimate) Bytes() int64 {
-	if e.Nonzeros > math.MaxInt64/500 {
+	per := int64(500)
+	if e.Generated {
+		per = 350
+	}
+	if e.Nonzeros > math.MaxInt64/per {
 		return math.MaxInt64
 	}
-	return 500 * e.Nonzeros
+	return per * e.Nonzeros
 }
 
 // Estimate predicts the LP's size for the network without building it.
@@ -125,7 +167,9 @@ func (nw *Network) Estimate(f Form) SizeEstimate {
 	for _, msgs := range nw.DestMsgs {
 		perDest = append(perDest, float64(len(msgs)))
 	}
-	return estimate(float64(len(nw.Pattern)), float64(len(nw.Hops)), na, perDest, f)
+	e := estimate(float64(len(nw.Pattern)), float64(len(nw.Hops)), na, perDest, f)
+	e.Generated = GeneratedByDefault(nw.Prob.Kind, f, len(nw.Pattern))
+	return e
 }
 
 // estimate is the size of an LP with nm messages, nh hops, na precedence
@@ -184,7 +228,7 @@ func (nw *Network) hopName(h int) string {
 // Otherwise the arcs are the Network's, with the equalities described
 // below.
 func (nw *Network) Build(f Form, sc Scale) (*lp.Model, *Layout) {
-	return nw.build(f, sc, false)
+	return nw.build(f, sc, false, nil)
 }
 
 // BuildPatternMILP writes the compact LP of the network with one binary
@@ -199,10 +243,178 @@ func (nw *Network) Build(f Form, sc Scale) (*lp.Model, *Layout) {
 // network's pattern. For a 2-buffer tree a phantom still holds a buffer
 // and the MILP is only an upper bound on that optimum.
 func (nw *Network) BuildPatternMILP(sc Scale) (*lp.Model, *Layout) {
-	return nw.build(FormCompact, sc, true)
+	return nw.build(FormCompact, sc, true, nil)
 }
 
-func (nw *Network) build(f Form, sc Scale, exist bool) (*lp.Model, *Layout) {
+// BuildRestricted writes the compact LP of the network restricted to the
+// messages j with live[j]: the others keep their hops and arcs (a message
+// without load still pays its startup, as in the full LP) but have no load
+// column (α_j = 0), no suffix column and no computing row, except that the
+// last message of a destination keeps its computing row when it is not
+// live (start + Const ≤ Cmax). Every computing row left out is implied by
+// the next message to the same destination, which crosses the same last
+// link later (docs/formulations.md, stage generation), so the restricted
+// LP's optimum is the full LP's optimum over loads that vanish outside
+// live. Layout.Alpha[j] and Layout.CompRow[j] are −1 for the messages left
+// out; Layout.Arcs, and so the arc rows, are those of the full compact
+// LP in the same order.
+//
+// On a star and a binomial tree, whose hops form one chain (every hop
+// starts when the one before it ends, an equality), the hops of the
+// messages left out are contracted: their start times are those of the
+// live hop before them plus constants, so they need no column and the
+// arc rows between them vanish. Layout.Time[h] is then −1 for a hop
+// without a column and Layout.ArcRow[a] −1 for an arc without a row;
+// the arc into a live hop holds the whole contracted path. The duals of
+// the full LP's arc rows follow from the computing rows' by flow balance
+// (Layout.RepairDuals, step 4), so nothing is lost.
+func (nw *Network) BuildRestricted(sc Scale, live []bool) (*lp.Model, *Layout) {
+	if nw.isChain() {
+		return nw.buildChainRestricted(sc, live)
+	}
+	return nw.build(FormCompact, sc, false, live)
+}
+
+// isChain reports whether the network's arcs are exactly hop h−1 → hop h
+// for every h ≥ 1 (stars and binomial trees).
+func (nw *Network) isChain() bool {
+	if len(nw.Arcs) != len(nw.Hops)-1 || len(nw.Hops) == 0 {
+		return false
+	}
+	for a, arc := range nw.Arcs {
+		if arc.From != a || arc.To != a+1 {
+			return false
+		}
+	}
+	return true
+}
+
+// buildChainRestricted is BuildRestricted for a chain network: every
+// message has one hop (hop j is message j's).
+func (nw *Network) buildChainRestricted(sc Scale, live []bool) (*lp.Model, *Layout) {
+	p := nw.Prob
+	m := lp.New(fmt.Sprintf("dlsched_%s_restricted", p.Kind), lp.Minimize)
+	n := len(nw.Pattern)
+	lay := &Layout{Scale: sc, Form: FormCompact, Alpha: make([]int, n), Time: make([]int, len(nw.Hops)),
+		Beta: make([]int, n), CompRow: make([]int, n), SufRow: make([]int, n),
+		Arcs: nw.Arcs, In: nw.In, ArcRow: make([]int, len(nw.Arcs))}
+	tscale := 1 / sc.T0
+	lscale := sc.L0 / sc.T0
+	for j := range lay.Alpha {
+		lay.Alpha[j], lay.Beta[j], lay.CompRow[j], lay.SufRow[j] = -1, -1, -1, -1
+	}
+	for a := range lay.ArcRow {
+		lay.ArcRow[a] = -1
+	}
+	for h := range lay.Time {
+		lay.Time[h] = -1
+	}
+	for j, msg := range nw.Pattern {
+		if live[j] {
+			lay.Alpha[j] = m.AddVar(nw.msgName("a", j), 0, p.MaxLoad(msg.Dest)/sc.L0, 0)
+		}
+	}
+	// Start times of live hops; a live hop with no live hop before it
+	// starts at the sum of the startups before it.
+	prefix := 0.0 // Σ Const of the hops since the last live hop (or the start)
+	lastLive := -1
+	for h, hop := range nw.Hops {
+		if live[hop.Msg] {
+			if lastLive < 0 {
+				lay.Time[h] = m.AddVar(nw.hopName(h), prefix*tscale, prefix*tscale, 0)
+			} else {
+				lay.Time[h] = m.AddVar(nw.hopName(h), 0, math.Inf(1), 0)
+			}
+			lastLive, prefix = h, 0
+		}
+		prefix += hop.Const
+	}
+	prefix, lastLive = 0, -1
+	lay.Cmax = m.AddVar("cmax", 0, math.Inf(1), 1)
+	lay.TimeCols = []int{lay.Cmax}
+	for _, c := range lay.Time {
+		if c >= 0 {
+			lay.TimeCols = append(lay.TimeCols, c)
+		}
+	}
+	// pathRow adds "lhs − t_g − Coef_g·α_g ≥ (or =) prefix" for the path
+	// from the last live hop g; with no live hop before, lhs ≥ prefix.
+	pathRow := func(name string, lhs int, eq bool) int {
+		cols := []int{lhs}
+		vals := []float64{1}
+		if lastLive >= 0 {
+			g := nw.Hops[lastLive]
+			cols = append(cols, lay.Time[lastLive], lay.Alpha[g.Msg])
+			vals = append(vals, -1, -g.Coef*lscale)
+		}
+		up := math.Inf(1)
+		if eq {
+			up = prefix * tscale
+		}
+		return m.AddRow(name, prefix*tscale, up, cols, vals)
+	}
+	lastOf := map[int]int{}
+	for _, d := range nw.Dests {
+		msgs := nw.DestMsgs[d]
+		lastOf[msgs[len(msgs)-1]] = d
+	}
+	for h, hop := range nw.Hops {
+		j := hop.Msg
+		if live[j] {
+			if lastLive >= 0 {
+				lay.ArcRow[h-1] = pathRow(fmt.Sprintf("%s_%d_%d", nw.Arcs[h-1].Kind, lastLive, h), lay.Time[h], true)
+			}
+			lastLive, prefix = h, 0
+		}
+		prefix += hop.Const
+		if _, ok := lastOf[j]; ok && !live[j] {
+			// start(h) + Const ≤ Cmax, the path written out.
+			lay.CompRow[j] = pathRow(nw.msgName("comp", j), lay.Cmax, false)
+		}
+	}
+	// Computing and suffix rows of the live messages.
+	for _, d := range nw.Dests {
+		_, _, aRate := p.Params(d)
+		var msgs []int
+		for _, j := range nw.DestMsgs[d] {
+			if live[j] {
+				msgs = append(msgs, j)
+			}
+		}
+		for q := 0; q < len(msgs)-1; q++ {
+			lay.Beta[msgs[q]] = m.AddVar(nw.msgName("b", msgs[q]), 0, p.V/p.DestSize(d)/sc.L0, 0)
+		}
+		for q, j := range msgs {
+			hop := nw.Hops[nw.MsgHops[j][0]]
+			sum := lay.Alpha[j]
+			if lay.Beta[j] >= 0 {
+				sum = lay.Beta[j]
+			}
+			lay.CompRow[j] = m.AddRow(nw.msgName("comp", j), hop.Const*tscale, math.Inf(1),
+				[]int{lay.Cmax, lay.Time[nw.MsgHops[j][0]], lay.Alpha[j], sum},
+				[]float64{1, -1, -hop.Coef * lscale, -aRate * lscale})
+			if lay.Beta[j] >= 0 {
+				nb := lay.Beta[msgs[q+1]]
+				if nb < 0 {
+					nb = lay.Alpha[msgs[q+1]]
+				}
+				lay.SufRow[j] = m.AddRow(nw.msgName("suf", j), 0, 0, []int{lay.Beta[j], lay.Alpha[j], nb}, []float64{1, -1, -1})
+			}
+		}
+	}
+	var cols []int
+	var vals []float64
+	for j, msg := range nw.Pattern {
+		if lay.Alpha[j] >= 0 {
+			cols = append(cols, lay.Alpha[j])
+			vals = append(vals, p.DestSize(msg.Dest))
+		}
+	}
+	lay.LoadRow = m.AddRow("load", p.V/sc.L0, p.V/sc.L0, cols, vals)
+	return m, lay
+}
+
+func (nw *Network) build(f Form, sc Scale, exist bool, live []bool) (*lp.Model, *Layout) {
 	p := nw.Prob
 	m := lp.New(fmt.Sprintf("dlsched_%s_%s", p.Kind, f), lp.Minimize)
 	lay := &Layout{Scale: sc, Form: f, Alpha: make([]int, len(nw.Pattern)), Time: make([]int, len(nw.Hops))}
@@ -216,8 +428,12 @@ func (nw *Network) build(f Form, sc Scale, exist bool) (*lp.Model, *Layout) {
 	compEq, loadEq := paperEq(p.Kind)
 	tscale := 1 / sc.T0
 	lscale := sc.L0 / sc.T0
+	isLive := func(j int) bool { return live == nil || live[j] }
 	for j, msg := range nw.Pattern {
-		lay.Alpha[j] = m.AddVar(nw.msgName("a", j), 0, p.MaxLoad(msg.Dest)/sc.L0, 0)
+		lay.Alpha[j] = -1
+		if isLive(j) {
+			lay.Alpha[j] = m.AddVar(nw.msgName("a", j), 0, p.MaxLoad(msg.Dest)/sc.L0, 0)
+		}
 	}
 	for h := range nw.Hops {
 		lay.Time[h] = m.AddVar(nw.hopName(h), 0, math.Inf(1), 0)
@@ -240,9 +456,21 @@ func (nw *Network) build(f Form, sc Scale, exist bool) (*lp.Model, *Layout) {
 		beta[j] = -1
 	}
 	lay.Beta = beta
+	// With live set, the suffix sums run over the live messages only.
+	destMsgs := nw.DestMsgs
+	if live != nil {
+		destMsgs = make(map[int][]int, len(nw.DestMsgs))
+		for _, d := range nw.Dests {
+			for _, j := range nw.DestMsgs[d] {
+				if live[j] {
+					destMsgs[d] = append(destMsgs[d], j)
+				}
+			}
+		}
+	}
 	if f == FormCompact {
 		for _, d := range nw.Dests {
-			msgs := nw.DestMsgs[d]
+			msgs := destMsgs[d]
 			for q := 0; q < len(msgs)-1; q++ {
 				j := msgs[q]
 				beta[j] = m.AddVar(nw.msgName("b", j), 0, p.V/p.DestSize(d)/sc.L0, 0)
@@ -265,14 +493,18 @@ func (nw *Network) build(f Form, sc Scale, exist bool) (*lp.Model, *Layout) {
 	lay.CompRow = make([]int, len(nw.Pattern))
 	lay.SufRow = make([]int, len(nw.Pattern))
 	for j := range lay.SufRow {
-		lay.SufRow[j] = -1
+		lay.SufRow[j], lay.CompRow[j] = -1, -1
 	}
 	cols := make([]int, 0, 8)
 	vals := make([]float64, 0, 8)
 	for ai, a := range lay.Arcs {
 		from := nw.Hops[a.From]
-		cols = append(cols[:0], lay.Time[a.To], lay.Time[a.From], lay.Alpha[from.Msg])
-		vals = append(vals[:0], 1, -1, -from.Coef*lscale)
+		cols = append(cols[:0], lay.Time[a.To], lay.Time[a.From])
+		vals = append(vals[:0], 1, -1)
+		if c := lay.Alpha[from.Msg]; c >= 0 {
+			cols = append(cols, c)
+			vals = append(vals, -from.Coef*lscale)
+		}
 		lo := from.Const * tscale
 		if exist {
 			// The startup moves to the existence column.
@@ -290,9 +522,24 @@ func (nw *Network) build(f Form, sc Scale, exist bool) (*lp.Model, *Layout) {
 		}
 		lay.ArcRow[ai] = m.AddRow(name, lo, up, cols, vals)
 	}
-	for _, d := range nw.Dests {
+	compDests := nw.Dests
+	if f == FormChain {
+		nw.buildChain(m, lay, sc)
+		compDests = nil // the chain form has no computing rows of the other forms
+	}
+	for _, d := range compDests {
 		_, _, aRate := p.Params(d)
-		msgs := nw.DestMsgs[d]
+		msgs := destMsgs[d]
+		if all := nw.DestMsgs[d]; live != nil && !live[all[len(all)-1]] {
+			// The destination's last message is not live: its computing
+			// row without load, start + Const ≤ Cmax, which no later
+			// message implies.
+			j := all[len(all)-1]
+			hops := nw.MsgHops[j]
+			last := nw.Hops[hops[len(hops)-1]]
+			lay.CompRow[j] = m.AddRow(nw.msgName("comp", j), last.Const*tscale, math.Inf(1),
+				[]int{lay.Cmax, lay.Time[hops[len(hops)-1]]}, []float64{1, -1})
+		}
 		for q, j := range msgs {
 			hops := nw.MsgHops[j]
 			last := nw.Hops[hops[len(hops)-1]]
@@ -336,8 +583,10 @@ func (nw *Network) build(f Form, sc Scale, exist bool) (*lp.Model, *Layout) {
 	}
 	cols, vals = cols[:0], vals[:0]
 	for j, msg := range nw.Pattern {
-		cols = append(cols, lay.Alpha[j])
-		vals = append(vals, p.DestSize(msg.Dest))
+		if lay.Alpha[j] >= 0 {
+			cols = append(cols, lay.Alpha[j])
+			vals = append(vals, p.DestSize(msg.Dest))
+		}
 	}
 	loadName := "load"
 	if f == FormPaper {
@@ -347,11 +596,56 @@ func (nw *Network) build(f Form, sc Scale, exist bool) (*lp.Model, *Layout) {
 	return m, lay
 }
 
+// buildChain writes the computing rows of the chain form: for every
+// destination with messages j_1, ..., j_k in arrival order
+//
+//	s_q − start(last hop of j_q) − Coef·α_q ≥ Const     (arrival; paper (3) with (2))
+//	s_{q+1} − s_q − A·α_q ≥ 0                            (one chunk at a time)
+//	Cmax − s_k − A·α_k ≥ 0                               (computing ends by Cmax)
+//
+// Summing the chain from q gives start + Const + Coef·α_q + A·Σ_{l≥q} α_l ≤
+// Cmax, the compact form's computing row (docs/formulations.md).
+func (nw *Network) buildChain(m *lp.Model, lay *Layout, sc Scale) {
+	p := nw.Prob
+	tscale := 1 / sc.T0
+	lscale := sc.L0 / sc.T0
+	lay.Start = make([]int, len(nw.Pattern))
+	lay.ChainRow = make([]int, len(nw.Pattern))
+	for j := range lay.Start {
+		lay.Start[j], lay.ChainRow[j] = -1, -1
+	}
+	for _, d := range nw.Dests {
+		for _, j := range nw.DestMsgs[d] {
+			lay.Start[j] = m.AddVar(nw.msgName("s", j), 0, math.Inf(1), 0)
+			lay.TimeCols = append(lay.TimeCols, lay.Start[j])
+		}
+	}
+	for _, d := range nw.Dests {
+		_, _, aRate := p.Params(d)
+		msgs := nw.DestMsgs[d]
+		for q, j := range msgs {
+			hops := nw.MsgHops[j]
+			last := nw.Hops[hops[len(hops)-1]]
+			lay.CompRow[j] = m.AddRow(nw.msgName("arr", j), last.Const*tscale, math.Inf(1),
+				[]int{lay.Start[j], lay.Time[hops[len(hops)-1]], lay.Alpha[j]}, []float64{1, -1, -last.Coef * lscale})
+			if q+1 < len(msgs) {
+				lay.ChainRow[j] = m.AddRow(nw.msgName("chain", j), 0, math.Inf(1),
+					[]int{lay.Start[msgs[q+1]], lay.Start[j], lay.Alpha[j]}, []float64{1, -1, -aRate * lscale})
+			} else {
+				lay.ChainRow[j] = m.AddRow(nw.msgName("fin", j), 0, math.Inf(1),
+					[]int{lay.Cmax, lay.Start[j], lay.Alpha[j]}, []float64{1, -1, -aRate * lscale})
+			}
+		}
+	}
+}
+
 // Decode reads the loads (user units) out of an LP solution vector.
 func (lay *Layout) Decode(x []float64) []float64 {
 	out := make([]float64, len(lay.Alpha))
 	for j, c := range lay.Alpha {
-		out[j] = x[c] * lay.Scale.L0
+		if c >= 0 {
+			out[j] = x[c] * lay.Scale.L0
+		}
 	}
 	return out
 }
@@ -369,6 +663,11 @@ func (lay *Layout) Point(m *lp.Model, nw *Network, t *Timing) []float64 {
 		x[c] = t.Start[h] / lay.Scale.T0
 	}
 	x[lay.Cmax] = t.Cmax / lay.Scale.T0
+	for j, c := range lay.Start {
+		if c >= 0 {
+			x[c] = t.ComputeStart[j] / lay.Scale.T0
+		}
+	}
 	for _, d := range nw.Dests {
 		msgs := nw.DestMsgs[d]
 		suffix := 0.0

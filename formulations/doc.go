@@ -6,7 +6,7 @@
 // transfers (hops) of every message, each lasting Const + Coef·α, and the
 // precedence arcs "hop b starts after hop a ends" that the model's rules
 // imply (store-and-forward, one message per link, FIFO relaying, 1- or
-// 2-buffer reuse). Two LP forms are generated from it:
+// 2-buffer reuse). Three LP forms are generated from it:
 //
 //   - FormPaper: the paper's constraint families as printed (LoadDirect
 //     (1)–(5), TreeNLF-1 (6)–(12), ..., BinomialTreeLLF (34)–(35); see
@@ -20,8 +20,14 @@
 //   - FormCompact (default): the Network's arcs plus suffix-sum variables
 //     β_ik = α_ik + β_i(k+1), so every row has at most four terms and the
 //     matrix has O(mn) nonzeros.
+//   - FormChain: the Network's arcs plus a chain of compute-start columns
+//     per destination, so that Cmax appears in one row per destination
+//     (docs/formulations.md gives the equivalence with the other two).
 //
-// Both are built in scaled units (loads in units of L0, times in units of
+// BuildRestricted writes the compact LP restricted to some messages, the
+// restricted LP of the pipeline's stage generation.
+//
+// All are built in scaled units (loads in units of L0, times in units of
 // T0, see Scale) for numerical stability; decoding reports the user's
 // units. Decoding never trusts the raw solver vector: Repair makes the loads
 // exactly feasible and recomputes every start time as early as the Network

@@ -18,7 +18,9 @@ import (
 //
 //  1. Sign: a ≥ row gets y ≥ 0.
 //  2. Cmax: its reduced cost 1 − Σ y_comp must be ≥ 0; the computing
-//     duals are scaled down if they sum above 1.
+//     duals (in the chain form the rows to Cmax) are scaled down if they
+//     sum above 1. In the chain form the compute-start columns are then
+//     made dual feasible the same way, along each destination's chain.
 //  3. Suffix sums (compact form): β_j appears in its own suffix row (+1),
 //     the previous message's suffix row (−1) and its computing row
 //     (−A); the suffix rows are equalities, so their duals are set
@@ -42,14 +44,47 @@ func (lay *Layout) RepairDuals(m *lp.Model, nw *Network, y []float64) []float64 
 			out[i] = 0
 		}
 	}
-	// 2. Cmax.
+	// 2. Cmax: in the chain form it appears in each destination's last
+	// chain row instead of the computing rows.
+	cmaxRows := lay.CompRow
+	if lay.Form == FormChain {
+		cmaxRows = nil
+		for _, d := range nw.Dests {
+			msgs := nw.DestMsgs[d]
+			cmaxRows = append(cmaxRows, lay.ChainRow[msgs[len(msgs)-1]])
+		}
+	}
 	sum := 0.0
-	for _, r := range lay.CompRow {
+	for _, r := range cmaxRows {
 		sum += out[r]
 	}
 	if sum > 1 {
-		for _, r := range lay.CompRow {
+		for _, r := range cmaxRows {
 			out[r] /= sum
+		}
+	}
+	// 3'. Compute starts (chain form): s_j's reduced cost is
+	// y_chain(j) − y_arr(j) − y_chain(prev), a flow balance along each
+	// destination's chain. From the last message back, the inflow is
+	// scaled down to the outflow where it exceeds it.
+	if lay.Form == FormChain {
+		for _, d := range nw.Dests {
+			msgs := nw.DestMsgs[d]
+			for q := len(msgs) - 1; q >= 0; q-- {
+				j := msgs[q]
+				avail := math.Max(out[lay.ChainRow[j]], 0)
+				in := out[lay.CompRow[j]]
+				if q > 0 {
+					in += out[lay.ChainRow[msgs[q-1]]]
+				}
+				if in > avail && in > 0 {
+					f := avail / in
+					out[lay.CompRow[j]] *= f
+					if q > 0 {
+						out[lay.ChainRow[msgs[q-1]]] *= f
+					}
+				}
+			}
 		}
 	}
 	// coef returns the coefficient of column c in row r.

@@ -51,7 +51,9 @@ func EstimateFull(p *Problem, n int, f Form) SizeEstimate {
 	for i := range perDest {
 		perDest[i] = fn
 	}
-	return estimate(nm, nh, na, perDest, f)
+	e := estimate(nm, nh, na, perDest, f)
+	e.Generated = GeneratedByDefault(p.Kind, f, int(math.Min(nm, math.MaxInt32)))
+	return e
 }
 
 func satInt(x float64) int64 {

@@ -89,3 +89,36 @@ func BenchmarkStarNoPrune(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkStarStageGeneration compares, in one run, the certified solve
+// without pruning by stage generation (the default) and of the full LP at
+// once (NoStageGeneration) for m=10, D = V/n; the ratio of the two is the
+// speed-up of issue 17. n = 10,000 of the full LP takes minutes and runs
+// only without -short.
+func BenchmarkStarStageGeneration(b *testing.B) {
+	s := newClp(b)
+	for _, n := range []int{1000, 3000, 10000} {
+		for _, full := range []bool{false, true} {
+			name := fmt.Sprintf("generated/n=%d", n)
+			if full {
+				name = fmt.Sprintf("full/n=%d", n)
+			}
+			b.Run(name, func(b *testing.B) {
+				if n == 10000 && full && testing.Short() {
+					b.Skip("minutes per solve")
+				}
+				p := benchStar(n)
+				for i := 0; i < b.N; i++ {
+					r, err := Solve(p, n, Options{Solver: s, Auto: true, NoPrune: true, NoStageGeneration: full})
+					if err != nil {
+						b.Fatal(err)
+					}
+					if !r.Solve.Certified {
+						b.Fatalf("not certified: gap %.3g", r.Gap)
+					}
+					b.ReportMetric(r.Gap, "gap")
+				}
+			})
+		}
+	}
+}

@@ -3,7 +3,6 @@ package pipeline
 import (
 	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/lp"
-	"github.com/dlsched/dlsched/solver"
 )
 
 // Certify returns a safe lower bound (user units) on the optimum of the LP
@@ -14,5 +13,6 @@ import (
 // (package optimize warm-starts a larger model and maps its duals onto the
 // n-stage one). The model's column bounds are restored before it returns.
 func Certify(model *lp.Model, nw *formulations.Network, lay *formulations.Layout, duals []float64, cmax float64) float64 {
-	return certify(model, nw, lay, &solver.Solution{Duals: duals}, cmax)
+	lb, _ := certify(model, nw, lay, duals, cmax)
+	return lb
 }

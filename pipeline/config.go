@@ -30,6 +30,9 @@ type Settings struct {
 	MaxMemoryMB int64
 	// NoPrune returns the raw LP optimum of the full pattern.
 	NoPrune bool
+	// NoStageGeneration solves large compact LPs whole instead of by
+	// stage generation (Options.NoStageGeneration).
+	NoStageGeneration bool
 	// Context cancels the solves.
 	Context context.Context
 }
@@ -61,7 +64,7 @@ func (st Settings) Options() (Options, func(), error) {
 	var opt Options
 	var err error
 	if opt.Form, err = formulations.ParseForm(st.Form); err != nil {
-		return opt, nil, &problem.FieldError{Field: FieldForm, Value: st.Form, Want: "compact or paper"}
+		return opt, nil, &problem.FieldError{Field: FieldForm, Value: st.Form, Want: "compact, paper or chain"}
 	}
 	switch st.Algorithm {
 	case "auto":
@@ -80,6 +83,7 @@ func (st Settings) Options() (Options, func(), error) {
 		return opt, nil, &problem.FieldError{Field: FieldTolerance, Value: fmt.Sprintf("%g", tol), Want: "a number in (0, 1)"}
 	}
 	opt.Tolerance = tol
+	opt.NoStageGeneration = st.NoStageGeneration
 	mem := st.MaxMemoryMB
 	if mem < MinMemoryMB || mem > MaxMemoryMB {
 		return opt, nil, &problem.FieldError{Field: FieldMaxMemoryMB, Value: fmt.Sprint(mem), Want: fmt.Sprintf("a number of MB from %d to %d", MinMemoryMB, MaxMemoryMB)}
@@ -121,6 +125,13 @@ func WriteModel(w io.Writer, p *problem.Problem, n int, opt Options, lpFormat bo
 		return m.WriteLP(w)
 	}
 	return m.WriteMPS(w)
+}
+
+// ModelBytes is the estimated memory of the LP of the full n-stage
+// pattern of p in the given form (formulations.EstimateFull), before
+// anything is built.
+func ModelBytes(p *problem.Problem, n int, form formulations.Form) int64 {
+	return formulations.EstimateFull(p, n, form).Bytes()
 }
 
 // IsLPFile reports whether path names a CPLEX LP file (".lp", any case)

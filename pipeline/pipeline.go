@@ -12,6 +12,7 @@ import (
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solver"
+	"github.com/dlsched/dlsched/topology"
 )
 
 // DefaultTolerance is the certified relative gap a schedule must reach.
@@ -41,6 +42,13 @@ type Options struct {
 	// Auto replaces Base's algorithm and tolerances in the first attempt
 	// by the settings measured best for these LPs (see attempts).
 	Auto bool
+	// NoStageGeneration solves the LP of the whole pattern at once instead
+	// of generating its messages (stage generation, generate.go): a
+	// restricted LP over the messages most likely to carry load, grown by
+	// the messages whose reduced costs in the full LP are negative, and
+	// certified against the full LP. Both give a gap certified against the
+	// full LP.
+	NoStageGeneration bool
 	// Dests, if not nil, restricts the n-stage pattern to these
 	// destinations (star processors or tree layers); the others receive
 	// nothing (a tree layer left out only relays). Pattern searches use it.
@@ -78,7 +86,9 @@ func (o *Options) limit() int64 {
 // estimated to need more memory than opt allows. It allocates nothing in
 // proportion to n.
 func CheckSize(p *formulations.Problem, n int, opt Options) error {
-	if est := formulations.EstimateFull(p, n, opt.Form); est.Bytes() > opt.limit() {
+	est := formulations.EstimateFull(p, n, opt.Form)
+	est.Generated = est.Generated && !opt.NoStageGeneration
+	if est.Bytes() > opt.limit() {
 		return &SizeError{Estimate: est, Limit: opt.limit()}
 	}
 	return nil
@@ -125,13 +135,37 @@ func FirstAttempt(base solver.Options) solver.Options {
 	return base
 }
 
+// TreeFirstAttempt is the solver setting of the first attempt with Auto
+// on ordinary trees: dual simplex with presolve, Clp's scaling off,
+// primal tolerance 1e-10 and dual tolerance 1e-12. With Clp's scaling the
+// tree LPs' hop coefficients C·p^(i−l−1) (spanning p^(h−1)) leave duals
+// that certify only to a few 1e-9 and sent the solve through several
+// attempts; unscaled, the dual simplex certified every tree LP measured
+// (p = 2, h = 5 to 8, 1- and 2-buffer, n = 100) in one solve, 1.6–2.5×
+// faster than the scaled primal simplex where the LP took more than a few
+// thousand iterations (docs/formulations.md, algorithm choice).
+func TreeFirstAttempt(base solver.Options) solver.Options {
+	base.Algorithm = solver.Dual
+	base.Scaling, base.ScalingSet = 0, true
+	base.PrimalTolerance, base.DualTolerance = 1e-10, 1e-12
+	return base
+}
+
 // attempts lists the solver settings tried in turn while the certified gap
-// is above tolerance: with Auto FirstAttempt, otherwise Base, then the
-// others.
-func attempts(base solver.Options, auto bool) []solver.Options {
+// is above tolerance: with Auto FirstAttempt (TreeFirstAttempt for an
+// ordinary tree, then an unscaled primal simplex), otherwise Base, then
+// the others.
+func attempts(base solver.Options, auto bool, kind topology.Kind) []solver.Options {
 	first := base
+	var extra []solver.Options
 	if auto {
 		first = FirstAttempt(base)
+		if kind == topology.Tree {
+			first = TreeFirstAttempt(base)
+			primal := FirstAttempt(base)
+			primal.Scaling, primal.ScalingSet = 0, true
+			extra = append(extra, primal)
+		}
 	}
 	dual := base
 	dual.Algorithm = solver.Dual
@@ -143,7 +177,7 @@ func attempts(base solver.Options, auto bool) []solver.Options {
 	noscale := strict
 	noscale.Scaling, noscale.ScalingSet = 0, true
 	out := []solver.Options{first}
-	for _, o := range []solver.Options{dual, strict, barrier, noscale} {
+	for _, o := range append(extra, dual, strict, barrier, noscale) {
 		if o != first {
 			out = append(out, o)
 		}
@@ -171,7 +205,9 @@ func SolvePattern(p *formulations.Problem, pat formulations.Pattern, opt Options
 	if err != nil {
 		return nil, err
 	}
-	if est := nw.Estimate(opt.Form); est.Bytes() > opt.limit() {
+	est := nw.Estimate(opt.Form)
+	est.Generated = est.Generated && !opt.NoStageGeneration
+	if est.Bytes() > opt.limit() {
 		return nil, &SizeError{Estimate: est, Limit: opt.limit()}
 	}
 	sc := formulations.NewScale(p)
@@ -179,7 +215,18 @@ func SolvePattern(p *formulations.Problem, pat formulations.Pattern, opt Options
 	out := &Outcome{Network: nw, Model: model, Cmax: math.Inf(1), LowerBound: math.Inf(-1), Status: solver.Failed}
 	tol := opt.tol()
 	var lastErr error
-	for q, so := range attempts(opt.Base, opt.Auto) {
+	generated := false
+	if live := initialLive(p, pat, opt); live != nil {
+		var err error
+		generated, err = out.generate(nw, model, lay, sc, live, opt)
+		if err != nil {
+			return out, fmt.Errorf("pipeline: %s LP with %d messages: %w", p.Kind, len(pat), err)
+		}
+	}
+	for q, so := range attempts(opt.Base, opt.Auto, p.Kind) {
+		if generated {
+			break
+		}
 		if q > 0 && opt.NoRetry {
 			break
 		}
@@ -209,7 +256,7 @@ func SolvePattern(p *formulations.Problem, pat formulations.Pattern, opt Options
 			}
 			continue
 		}
-		out.record(nw, model, lay, sol, at)
+		out.record(nw, model, lay, lay.Decode(sol.X), sol.Duals, at)
 		if out.Gap() <= tol {
 			break
 		}
@@ -220,7 +267,7 @@ func SolvePattern(p *formulations.Problem, pat formulations.Pattern, opt Options
 			t1 := time.Now()
 			pol := solver.Options{Algorithm: solver.Dual, PrimalTolerance: PolishTolerance, DualTolerance: PolishTolerance, LogLevel: so.LogLevel, Context: so.Context}
 			if sol, err := inc.Resolve(pol); err == nil {
-				out.record(nw, model, lay, sol, schedule.Attempt{Algorithm: "dual polish", Presolve: "off",
+				out.record(nw, model, lay, lay.Decode(sol.X), sol.Duals, schedule.Attempt{Algorithm: "dual polish", Presolve: "off",
 					Status: sol.Status.String(), Iterations: sol.Iterations, Seconds: time.Since(t1).Seconds()})
 				if out.Gap() <= tol {
 					break
@@ -248,17 +295,19 @@ func SolvePattern(p *formulations.Problem, pat formulations.Pattern, opt Options
 	return out, nil
 }
 
-// record decodes, repairs and certifies one solution and keeps the best
-// makespan and the best bound seen so far.
-func (out *Outcome) record(nw *formulations.Network, model *lp.Model, lay *formulations.Layout, sol *solver.Solution, at schedule.Attempt) {
-	alpha, err := nw.RepairLoads(lay.Decode(sol.X))
+// record repairs and certifies one solution — loads raw (user units, one
+// per message of nw) and duals y of model's rows — and keeps the best
+// makespan and the best bound seen so far. It returns the repaired duals
+// (nil when the loads could not be repaired or y is nil).
+func (out *Outcome) record(nw *formulations.Network, model *lp.Model, lay *formulations.Layout, raw, y []float64, at schedule.Attempt) []float64 {
+	alpha, err := nw.RepairLoads(raw)
 	if err != nil {
 		at.Status = "repair_failed"
 		out.Attempts = append(out.Attempts, at)
-		return
+		return nil
 	}
 	tm := nw.Evaluate(alpha)
-	lb := certify(model, nw, lay, sol, tm.Cmax)
+	lb, rep := certify(model, nw, lay, y, tm.Cmax)
 	if triv := nw.Prob.LowerBoundLB() * (1 - 0x1p-50); !(lb >= triv) {
 		lb = triv // S + VA/P: valid for every schedule; never -Inf or NaN
 	}
@@ -272,6 +321,7 @@ func (out *Outcome) record(nw *formulations.Network, model *lp.Model, lay *formu
 	if lb > out.LowerBound {
 		out.LowerBound = lb
 	}
+	return rep
 }
 
 func gapOf(cmax, lb float64) float64 {
@@ -282,14 +332,15 @@ func gapOf(cmax, lb float64) float64 {
 }
 
 // certify returns a safe lower bound (user units) on the LP optimum from
-// the solution's duals, as given and as repaired by Layout.RepairDuals.
-// Time columns are bounded above by the makespan of the repaired schedule
-// (slightly enlarged): every start time of an optimal solution is at most
-// its Cmax, which is at most that makespan, so the box still holds an
-// optimal solution and the bound stays valid.
-func certify(model *lp.Model, nw *formulations.Network, lay *formulations.Layout, sol *solver.Solution, cmax float64) float64 {
-	if sol.Duals == nil {
-		return math.Inf(-1)
+// the duals y of model's rows, as given and as repaired by
+// Layout.RepairDuals, and the repaired duals. Time columns are bounded
+// above by the makespan of the repaired schedule (slightly enlarged):
+// every start time of an optimal solution is at most its Cmax, which is at
+// most that makespan, so the box still holds an optimal solution and the
+// bound stays valid.
+func certify(model *lp.Model, nw *formulations.Network, lay *formulations.Layout, y []float64, cmax float64) (float64, []float64) {
+	if y == nil {
+		return math.Inf(-1), nil
 	}
 	ub := cmax / lay.Scale.T0 * (1 + 1e-9)
 	saved := make([]float64, len(lay.TimeCols))
@@ -297,16 +348,16 @@ func certify(model *lp.Model, nw *formulations.Network, lay *formulations.Layout
 		saved[q] = model.ColUpper[c]
 		model.ColUpper[c] = ub
 	}
-	lb := math.Max(solver.SafeLowerBound(model, sol.Duals),
-		solver.SafeLowerBound(model, lay.RepairDuals(model, nw, sol.Duals)))
+	rep := lay.RepairDuals(model, nw, y)
+	lb := math.Max(solver.SafeLowerBound(model, y), solver.SafeLowerBound(model, rep))
 	for q, c := range lay.TimeCols {
 		model.ColUpper[c] = saved[q]
 	}
 	if math.IsInf(lb, -1) {
-		return lb
+		return lb, rep
 	}
 	v := lb * lay.Scale.T0
-	return v - math.Abs(v)*0x1p-51
+	return v - math.Abs(v)*0x1p-51, rep
 }
 
 // Solve solves the problem with n stages: full pattern, certification, and

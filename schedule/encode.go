@@ -131,6 +131,16 @@ func (s *Schedule) Summary() string {
 	if si := s.Solve; si != nil {
 		fmt.Fprintf(&b, "LP (%s form, %s): %d variables, %d constraints, %d nonzeros; %d attempt(s)",
 			si.Form, si.Solver, si.Variables, si.Constraints, si.Nonzeros, len(si.Attempts))
+		gen, most := 0, 0
+		for _, a := range si.Attempts {
+			if a.Messages > 0 {
+				gen++
+				most = max(most, a.Messages)
+			}
+		}
+		if gen > 0 {
+			fmt.Fprintf(&b, ", %d by stage generation (restricted LPs of at most %d messages)", gen, most)
+		}
 		if si.Seconds > 0 {
 			fmt.Fprintf(&b, ", %.3fs", si.Seconds)
 		}

@@ -213,6 +213,10 @@ type Attempt struct {
 	LowerBound float64 `json:"lower_bound,omitempty"`
 	Gap        float64 `json:"gap,omitempty"`
 	Iterations int     `json:"iterations"`
+	// Messages is the number of messages whose loads the LP of this
+	// attempt had as columns when it was a restricted LP of stage
+	// generation; 0 for an LP of the whole pattern.
+	Messages int `json:"messages,omitempty"`
 	// Seconds is wall-clock time: the one output that differs between
 	// runs (DropTimings removes it).
 	Seconds float64 `json:"seconds,omitempty"`

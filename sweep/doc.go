@@ -25,6 +25,8 @@
 //	solver = "clp"
 //	max_stages = 0             # > 0: points with more stages become "skipped" rows
 //	pattern = "search"         # as solve: optimize.SolveBest; "greedy": only the paper's prune
+//	form = "compact"           # or "paper", "chain" (docs/formulations.md)
+//	stage_generation = true    # false: every LP solved whole (pipeline.Options.NoStageGeneration)
 //
 // Each parameter is a single value, a list, or a range {from, to, points,
 // scale = "lin" | "log"} (integer parameters round range points and drop

@@ -224,7 +224,7 @@ func pipelineOptions(ctx context.Context, rc RunConfig, s solver.Solver) (pipeli
 	if err != nil {
 		return pipeline.Options{}, err
 	}
-	po := pipeline.Options{Solver: s, Form: form, NoPrune: !rc.Prune, Tolerance: rc.Tolerance, Auto: true}
+	po := pipeline.Options{Solver: s, Form: form, NoPrune: !rc.Prune, Tolerance: rc.Tolerance, Auto: true, NoStageGeneration: rc.NoStageGeneration}
 	po.Base.Context = ctx
 	return po, nil
 }

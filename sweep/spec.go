@@ -76,8 +76,11 @@ type RunConfig struct {
 	Prune bool
 	// Solver is the LP backend, "clp" (default) or "gonum".
 	Solver string
-	// Form is the LP form, "compact" (default) or "paper".
+	// Form is the LP form, "compact" (default), "paper" or "chain".
 	Form string
+	// NoStageGeneration solves every LP whole (stage_generation = false;
+	// pipeline.Options.NoStageGeneration).
+	NoStageGeneration bool
 	// Tolerance is the certified relative gap to reach (0: the
 	// pipeline's default).
 	Tolerance float64
@@ -161,7 +164,7 @@ func Read(name string, r io.Reader) (*Spec, error) {
 // problemKeys are the keys of a [problem] table in canonical order.
 var problemKeys = []string{"label", "topology", "order", "buffers", "m", "p", "h", "S", "C", "A", "D", "V", "stages"}
 
-var runKeys = []string{"verify", "prune", "solver", "form", "tolerance", "max_stages", "pattern"}
+var runKeys = []string{"verify", "prune", "solver", "form", "tolerance", "max_stages", "pattern", "stage_generation"}
 
 // Parse parses the TOML text of a spec. Every problem parameter may be a
 // single value, a list, or a range table {from, to, points, scale}. Errors
@@ -286,15 +289,18 @@ func parseRun(file string, t map[string]any, rc *RunConfig) error {
 			return &SpecError{File: file, Field: field, Msg: fmt.Sprintf("value %v: want %s", v, want)}
 		}
 		switch k {
-		case "verify", "prune":
+		case "verify", "prune", "stage_generation":
 			b, ok := v.(bool)
 			if !ok {
 				return bad("true or false")
 			}
-			if k == "verify" {
+			switch k {
+			case "verify":
 				rc.Verify = b
-			} else {
+			case "prune":
 				rc.Prune = b
+			default:
+				rc.NoStageGeneration = !b
 			}
 		case "solver":
 			s, ok := v.(string)
@@ -304,8 +310,8 @@ func parseRun(file string, t map[string]any, rc *RunConfig) error {
 			rc.Solver = s
 		case "form":
 			s, ok := v.(string)
-			if !ok || (s != "compact" && s != "paper") {
-				return bad(`"compact" or "paper"`)
+			if !ok || (s != "compact" && s != "paper" && s != "chain") {
+				return bad(`"compact", "paper" or "chain"`)
 			}
 			rc.Form = s
 		case "tolerance":
