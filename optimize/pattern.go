@@ -22,7 +22,7 @@ const MaxStarCandidates = 64
 // MaxLocalSolves bounds the LP solves of SolveBest's local search, and
 // MaxLocalMessages the patterns it runs on.
 const (
-	MaxLocalSolves   = 300
+	MaxLocalSolves   = 100
 	MaxLocalMessages = 64
 )
 
@@ -124,7 +124,7 @@ func PatternBound(p *formulations.Problem) (float64, string) {
 // MaxChain is the number of stage counts SolveBest's chain covers: the
 // search at n is seeded with the search's result at n−1, down to
 // max(n_min, n−MaxChain+1).
-const MaxChain = 16
+const MaxChain = 8
 
 // SolveBest solves the problem with n stages over several message
 // patterns and returns the best schedule: the paper's greedy prune from

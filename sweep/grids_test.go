@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/dlsched/dlsched/optimize"
@@ -14,15 +15,23 @@ import (
 	"github.com/dlsched/dlsched/solver/clp"
 )
 
-// figureSpec reads the paper's figure spec benchmarks/paper/figN.toml,
+// figureSpec reads the paper's figure spec benchmarks/paper/figN.toml
+// ("Nmin": its first grid only),
 // with its V grids thinned to points ("": as they are).
 func figureSpec(t *testing.T, n string, points string) *Spec {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "benchmarks", "paper", "fig"+n+".toml"))
+	name, nMinOnly := strings.CutSuffix(n, "min")
+	b, err := os.ReadFile(filepath.Join("..", "benchmarks", "paper", "fig"+name+".toml"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := string(b)
+	if nMinOnly {
+		// The first grid (the n_min line) and the run table only.
+		first := strings.Index(text, "[[problem]]")
+		second := first + len("[[problem]]") + strings.Index(text[first+len("[[problem]]"):], "[[problem]]")
+		text = text[:second] + text[strings.Index(text, "[run]"):]
+	}
 	if points != "" {
 		vGrid := regexp.MustCompile(`(?m)^(V = \{[^}]*points = )\d+`)
 		text = vGrid.ReplaceAllString(text, "${1}"+points)

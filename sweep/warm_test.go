@@ -91,7 +91,10 @@ C = 1e-6
 A = 1e-3
 D = inf
 V = { from = 1e4, to = 1e5, points = 20, scale = "log" }
-stages = `+strconv.Itoa(n))
+stages = `+strconv.Itoa(n)+`
+[run]
+pattern = "greedy"  # the pipeline's whole point, not the pattern search
+`)
 		s, _ := clp.New()
 		t0 := time.Now()
 		for _, pt := range sp.Points() {
