@@ -374,7 +374,7 @@ func (nw *Network) buildChainRestricted(sc Scale, live []bool) (*lp.Model, *Layo
 	}
 	// Computing and suffix rows of the live messages.
 	for _, d := range nw.Dests {
-		_, _, aRate := p.params(d)
+		_, _, aRate := p.Params(d)
 		var msgs []int
 		for _, j := range nw.DestMsgs[d] {
 			if live[j] {
@@ -528,7 +528,7 @@ func (nw *Network) build(f Form, sc Scale, exist bool, live []bool) (*lp.Model, 
 		compDests = nil // the chain form has no computing rows of the other forms
 	}
 	for _, d := range compDests {
-		_, _, aRate := p.params(d)
+		_, _, aRate := p.Params(d)
 		msgs := destMsgs[d]
 		if all := nw.DestMsgs[d]; live != nil && !live[all[len(all)-1]] {
 			// The destination's last message is not live: its computing
@@ -621,7 +621,7 @@ func (nw *Network) buildChain(m *lp.Model, lay *Layout, sc Scale) {
 		}
 	}
 	for _, d := range nw.Dests {
-		_, _, aRate := p.params(d)
+		_, _, aRate := p.Params(d)
 		msgs := nw.DestMsgs[d]
 		for q, j := range msgs {
 			hops := nw.MsgHops[j]

@@ -111,3 +111,18 @@ func DStarHeuristic(pr *Problem) DStar {
 		return DStar{D: h * s / den, Exists: true, Formula: "hS/(A/p^(h-1)-hC(1+1/p))"}
 	}
 }
+
+// DStarFor returns the Section 5 heuristic for p (DStarHeuristic)
+// where it applies: its derivations assume identical processors and, for
+// trees, that every layer computes, so a heterogeneous star or a tree with
+// relay-only layers gets no D* and a reason.
+func DStarFor(p *Problem) DStar {
+	d := DStarHeuristic(p)
+	switch {
+	case p.Kind == topology.Star && len(p.Procs) > 0:
+		return DStar{Formula: d.Formula, Why: "the heuristic assumes identical processors"}
+	case len(p.Relay) > 0:
+		return DStar{Formula: d.Formula, Why: "the heuristic assumes every layer computes"}
+	}
+	return d
+}

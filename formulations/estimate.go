@@ -6,7 +6,7 @@ import (
 	"github.com/dlsched/dlsched/topology"
 )
 
-// EstimateFull predicts the size of the LP of the full n-stage pattern
+// EstimateFull predicts the size of the LP of the full n-stage pattern of p
 // from the parameters alone, without building the network: callers check
 // it against a memory limit before anything in proportion to n is
 // allocated. For the compact form the counts are exact (they equal
@@ -15,7 +15,7 @@ import (
 // prefix-sum load rows (k(k+1)/2 nonzeros for k messages to a
 // destination) are added. Counts saturate at math.MaxInt64/1024 so that
 // Bytes never overflows.
-func (p *Problem) EstimateFull(n int, f Form) SizeEstimate {
+func EstimateFull(p *Problem, n int, f Form) SizeEstimate {
 	fn := float64(n)
 	dests := p.Dests()
 	nm := fn * float64(len(dests))

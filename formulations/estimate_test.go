@@ -28,7 +28,7 @@ func TestEstimateFullMatchesNetwork(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := p.EstimateFull(n, FormCompact), nw.Estimate(FormCompact); got != want {
+		if got, want := EstimateFull(p, n, FormCompact), nw.Estimate(FormCompact); got != want {
 			t.Fatalf("EstimateFull %+v, network %+v", got, want)
 		}
 	})
@@ -37,7 +37,7 @@ func TestEstimateFullMatchesNetwork(t *testing.T) {
 // Sizes far beyond memory saturate instead of overflowing.
 func TestEstimateFullSaturates(t *testing.T) {
 	p := &Problem{Kind: topology.Star, M: 100000, S: 1, C: 1, A: 1, D: 1, V: 1}
-	if b := p.EstimateFull(math.MaxInt32, FormPaper).Bytes(); b < 1<<60 {
+	if b := EstimateFull(p, math.MaxInt32, FormPaper).Bytes(); b < 1<<60 {
 		t.Errorf("Bytes = %d, want a saturated estimate above 2^60", b)
 	}
 }

@@ -41,7 +41,7 @@ func (nw *Network) Evaluate(alpha []float64) *Timing {
 		t.End[h] = s + hop.Const + hop.Coef*alpha[hop.Msg]
 	}
 	for _, d := range nw.Dests {
-		_, _, a := nw.Prob.params(d)
+		_, _, a := nw.Prob.Params(d)
 		free := 0.0
 		for _, j := range nw.DestMsgs[d] {
 			arr := t.End[nw.MsgHops[j][len(nw.MsgHops[j])-1]]

@@ -169,7 +169,7 @@ func (nw *Network) arc(from, to int, k ArcKind) {
 func (nw *Network) buildStar() {
 	prev := -1
 	for j, m := range nw.Pattern {
-		s, c, _ := nw.Prob.params(m.Dest)
+		s, c, _ := nw.Prob.Params(m.Dest)
 		h := nw.addHop(Hop{Msg: j, Const: s, Coef: c})
 		nw.arc(prev, h, ArcLink)
 		prev = h

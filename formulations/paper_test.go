@@ -210,7 +210,7 @@ func makespan(nw *Network, arcs []warc, alpha []float64) float64 {
 	}
 	cmax := 0.0
 	for _, d := range nw.Dests {
-		_, _, a := nw.Prob.params(d)
+		_, _, a := nw.Prob.Params(d)
 		free := 0.0
 		for _, j := range nw.DestMsgs[d] {
 			free = math.Max(free, end[nw.MsgHops[j][len(nw.MsgHops[j])-1]]) + a*alpha[j]

@@ -39,7 +39,7 @@ func TestDStarByHand(t *testing.T) {
 		{"tree 1-buffer", tree(1), true, 12.219959266802444},
 	}
 	for _, c := range cases {
-		d := DStar(c.p)
+		d := formulations.DStarFor(c.p)
 		line := DStarLine(d)
 		if d.Exists != c.exists {
 			t.Errorf("%s: exists = %v, want %v (%s)", c.name, d.Exists, c.exists, line)
@@ -57,7 +57,7 @@ func TestDStarByHand(t *testing.T) {
 	rel := fig11(topology.NLF, 1, 1)
 	rel.Relay = []int{1}
 	for _, p := range []*formulations.Problem{het, rel} {
-		if d := DStar(p); d.Exists || d.Why == "" {
+		if d := formulations.DStarFor(p); d.Exists || d.Why == "" {
 			t.Errorf("%s: D* %+v, want none with a reason", p.Kind, d)
 		}
 	}
@@ -67,7 +67,7 @@ func TestDStarByHand(t *testing.T) {
 // (p=2, h=10, A=1e-3, C=1e-6, S=1e-3) with V=1e7, D=1e6.
 func TestLBByHand(t *testing.T) {
 	p := fig11(topology.LLF, 1e6, 1e7)
-	lb, pick, err := LBStrategy(p)
+	lb, pick, err := formulations.LBStrategy(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,31 +114,31 @@ func TestLBByHand(t *testing.T) {
 		t.Errorf("layer 1: paper %.6g, trivial %.6g: the paper's value should be below the trivial bound 5000.001", l.Paper, l.Trivial)
 	}
 	// The true best equal-chunk layer for these parameters is also 10.
-	if b := LBBest(lb); lb[b].Layer != 10 {
+	if b := formulations.LBBest(lb); lb[b].Layer != 10 {
 		t.Errorf("best equal-chunk layer %d, want 10", lb[b].Layer)
 	}
 	// With D = 1e4 the paper's rule is misled: it picks a compute-bound
 	// layer whose formula undercounts computing (layer 5: 6.855 s against
 	// a real 61.75 s), while the best real equal-chunk schedule is on
 	// layer 7 (7.3585 s at n = n_min = 334).
-	lb, pick, err = LBStrategy(fig11(topology.LLF, 1e4, 1e7))
+	lb, pick, err = formulations.LBStrategy(fig11(topology.LLF, 1e4, 1e7))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if lb[pick].Layer != 5 || !lb[pick].ComputeBound || lb[LBBest(lb)].Layer != 7 {
+	if lb[pick].Layer != 5 || !lb[pick].ComputeBound || lb[formulations.LBBest(lb)].Layer != 7 {
 		t.Errorf("D=1e4: paper picks layer %d (compute-bound %v), best real layer %d; want 5, true, 7",
-			lb[pick].Layer, lb[pick].ComputeBound, lb[LBBest(lb)].Layer)
+			lb[pick].Layer, lb[pick].ComputeBound, lb[formulations.LBBest(lb)].Layer)
 	}
 	t.Logf("D=1e4: paper's pick layer %d: formula %.6g, real %.6g; best real: layer %d, %.6g at n=%d",
-		lb[pick].Layer, lb[pick].Paper, lb[pick].EqualChunks, lb[LBBest(lb)].Layer, lb[LBBest(lb)].BestEqualChunks, lb[LBBest(lb)].BestStages)
+		lb[pick].Layer, lb[pick].Paper, lb[pick].EqualChunks, lb[formulations.LBBest(lb)].Layer, lb[formulations.LBBest(lb)].BestEqualChunks, lb[formulations.LBBest(lb)].BestStages)
 	// S = 0: no finite n*; n = n_min.
 	z := fig11(topology.LLF, 1e6, 1e7)
 	z.S = 0
-	lb, _, err = LBStrategy(z)
+	lb, _, err = formulations.LBStrategy(z)
 	if err != nil || !math.IsInf(float64(lb[9].NStar), 1) || lb[9].Stages != lb[9].NMin {
 		t.Errorf("S=0: %+v, %v", lb[9], err)
 	}
-	if _, _, err := LBStrategy(fig9b()); err == nil {
+	if _, _, err := formulations.LBStrategy(fig9b()); err == nil {
 		t.Errorf("LB strategy accepted a star")
 	}
 }

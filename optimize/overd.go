@@ -114,28 +114,28 @@ func OverD(p *formulations.Problem, opt DOptions) (*DResult, error) {
 		return nil, errors.New("optimize: no solver")
 	}
 	if !(opt.DMin > 0) || math.IsInf(opt.DMin, 0) {
-		return nil, &RangeError{Flag: "D-min", Value: fmt.Sprint(opt.DMin), Want: "a finite number > 0"}
+		return nil, &RangeError{Field: "DMin", Value: fmt.Sprint(opt.DMin), Want: "a finite number > 0"}
 	}
 	if !(opt.DMax > opt.DMin) || math.IsInf(opt.DMax, 0) {
-		return nil, &RangeError{Flag: "D-max", Value: fmt.Sprint(opt.DMax), Want: fmt.Sprintf("a finite number > --D-min %g", opt.DMin)}
+		return nil, &RangeError{Field: "DMax", Value: fmt.Sprint(opt.DMax), Want: fmt.Sprintf("a finite number > {DMin} %g", opt.DMin)}
 	}
 	if opt.Points == 0 {
 		opt.Points = DefaultPoints
 	}
 	if opt.Points < 2 || opt.Points > MaxPoints {
-		return nil, &RangeError{Flag: "points", Value: fmt.Sprint(opt.Points), Want: fmt.Sprintf("an integer from 2 to %d", MaxPoints)}
+		return nil, &RangeError{Field: "Points", Value: fmt.Sprint(opt.Points), Want: fmt.Sprintf("an integer from 2 to %d", MaxPoints)}
 	}
 	if opt.Refine == 0 {
 		opt.Refine = DefaultRefine
 	}
 	if !(opt.Within >= 0 && opt.Within <= 1) {
-		return nil, &RangeError{Flag: "within", Value: fmt.Sprint(opt.Within), Want: "a fraction from 0 to 1"}
+		return nil, &RangeError{Field: "Within", Value: fmt.Sprint(opt.Within), Want: "a fraction from 0 to 1"}
 	}
 	if opt.Stages == StagesFixed && opt.N < 1 {
-		return nil, &RangeError{Flag: "stages", Value: fmt.Sprint(opt.N), Want: "an integer >= 1"}
+		return nil, &RangeError{Field: "N", Value: fmt.Sprint(opt.N), Want: "an integer >= 1"}
 	}
 	t0 := time.Now()
-	res := &DResult{Within: opt.Within, Stages: opt.Stages, DStar: DStar(p)}
+	res := &DResult{Within: opt.Within, Stages: opt.Stages, DStar: formulations.DStarFor(p)}
 	seen := map[float64]Point{}
 	var notes []string
 	eval := func(d float64) (Point, error) {
@@ -152,12 +152,7 @@ func OverD(p *formulations.Problem, opt DOptions) (*DResult, error) {
 		seen[d] = pt
 		return pt, nil
 	}
-	lo, hi := math.Log(opt.DMin), math.Log(opt.DMax)
-	grid := make([]float64, opt.Points)
-	for i := range grid {
-		grid[i] = math.Exp(lo + (hi-lo)*float64(i)/float64(opt.Points-1))
-	}
-	grid[0], grid[len(grid)-1] = opt.DMin, opt.DMax
+	grid := LogGrid(opt.DMin, opt.DMax, opt.Points)
 	for _, d := range grid {
 		if _, err := eval(d); err != nil {
 			return nil, err

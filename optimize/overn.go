@@ -8,6 +8,7 @@ import (
 
 	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solver"
 	"github.com/dlsched/dlsched/topology"
@@ -219,7 +220,7 @@ func OverN(p *formulations.Problem, opt Options) (*NResult, error) {
 		nmax = nmin + DefaultSpan
 	}
 	if nmax < nmin {
-		return nil, &RangeError{Flag: "n-max", Value: fmt.Sprint(nmax), Want: fmt.Sprintf("at least n_min=%d", nmin)}
+		return nil, &RangeError{Field: "NMax", Value: fmt.Sprint(nmax), Want: fmt.Sprintf("at least n_min=%d", nmin)}
 	}
 	b := FullPatternBound(p)
 	res := &NResult{NMin: nmin, Bound: b, Pruned: !opt.Pipeline.NoPrune}
@@ -345,16 +346,10 @@ func pointOf(p *formulations.Problem, n int, s *schedule.Schedule) Point {
 		LowerBound: schedule.Float(s.LowerBound), StagesUsed: s.Stages, NMin: s.NMin}
 }
 
-// RangeError is an option of a search with an invalid value; Flag is the
-// command-line name (without dashes).
-type RangeError struct {
-	Flag, Value, Want string
-}
-
-// Error implements error: "invalid --n-max 3: want at least n_min=10".
-func (e *RangeError) Error() string {
-	return fmt.Sprintf("invalid --%s %s: want %s", e.Flag, e.Value, e.Want)
-}
+// RangeError is an option of a search with an invalid value: package
+// problem's FieldError, with Field the option's name in Options, DOptions
+// or SplitOptions ("NMax", "DMin", "DMax", "Points", "Within", "N").
+type RangeError = problem.FieldError
 
 // NothingFeasibleError reports a search in which no evaluated point gave a
 // schedule (every LP infeasible or refused); Why gives the reasons.

@@ -76,7 +76,7 @@ type SplitResult struct {
 	Classic []Split
 	// LB is the closed-form LB strategy of Section 4.2 per layer (binomial
 	// trees only) and LBPick the index of the paper's choice.
-	LB     []LBLayer
+	LB     []formulations.LBLayer
 	LBPick int
 	// LBTrue is the index in LB of the layer with the least true
 	// equal-chunk makespan (LBBest).
@@ -114,7 +114,7 @@ func RelaySplit(p *formulations.Problem, opt SplitOptions) (*SplitResult, error)
 		return nil, errors.New("optimize: no solver")
 	}
 	if opt.Stages == StagesFixed && opt.N < 1 {
-		return nil, &RangeError{Flag: "stages", Value: fmt.Sprint(opt.N), Want: "an integer >= 1"}
+		return nil, &RangeError{Field: "N", Value: fmt.Sprint(opt.N), Want: "an integer >= 1"}
 	}
 	ex := opt.Exhaustive
 	if ex == 0 {
@@ -124,11 +124,11 @@ func RelaySplit(p *formulations.Problem, opt SplitOptions) (*SplitResult, error)
 	res := &SplitResult{Stages: opt.Stages}
 	var notes []string
 	if p.Kind == topology.Binomial {
-		lb, pick, err := LBStrategy(&base)
+		lb, pick, err := formulations.LBStrategy(&base)
 		if err != nil {
 			return nil, err
 		}
-		res.LB, res.LBPick, res.LBTrue = lb, pick, LBBest(lb)
+		res.LB, res.LBPick, res.LBTrue = lb, pick, formulations.LBBest(lb)
 	}
 	for _, o := range []topology.Order{topology.NLF, topology.LLF} {
 		q := base

@@ -158,7 +158,7 @@ func (x NReport) WriteTable(w io.Writer) error {
 	fmt.Fprintf(&b, "best: n = %d, Cmax = %.10g (stages carrying load %d)\n", r.Best.Stages, float64(r.Best.Cmax), r.Best.StagesUsed)
 	b.WriteString(r.Final.line())
 	fmt.Fprintf(&b, "%s\n", r.Coverage())
-	fmt.Fprintf(&b, "%s\n", DStarLine(DStar(x.P)))
+	fmt.Fprintf(&b, "%s\n", DStarLine(formulations.DStarFor(x.P)))
 	if _, err := w.Write(b.Bytes()); err != nil {
 		return err
 	}
@@ -195,7 +195,7 @@ func (x NReport) WriteJSON(w io.Writer) error {
 		Solves   statsJSON      `json:"solves"`
 		Final    *Final         `json:"schedule,omitempty"`
 	}{"n", problemJSON(x.P), curveName(r.Pruned), r.Best, r.Curve, r.NMin, r.Last, r.Covered, r.RuleN, r.Coverage(),
-		r.Bound, dstarOf(DStar(x.P)), r.Note, statsOf(r.Stats), r.Final})
+		r.Bound, dstarOf(formulations.DStarFor(x.P)), r.Note, statsOf(r.Stats), r.Final})
 }
 
 // WriteCSV implements Report: one row per point.
@@ -498,17 +498,17 @@ func (x SplitReport) WriteJSON(w io.Writer) error {
 	q := *x.P
 	q.Relay = nil
 	v := struct {
-		Over       string         `json:"over"`
-		Problem    map[string]any `json:"problem"`
-		Stages     string         `json:"stages_rule"`
-		Best       Split          `json:"best"`
-		Classic    []Split        `json:"classic"`
-		Candidates []Split        `json:"candidates"`
-		LB         []LBLayer      `json:"lb,omitempty"`
-		LBPick     *int           `json:"lb_paper_pick,omitempty"`
-		LBTrue     *int           `json:"lb_best_layer,omitempty"`
-		Note       string         `json:"note,omitempty"`
-		Solves     statsJSON      `json:"solves"`
+		Over       string                 `json:"over"`
+		Problem    map[string]any         `json:"problem"`
+		Stages     string                 `json:"stages_rule"`
+		Best       Split                  `json:"best"`
+		Classic    []Split                `json:"classic"`
+		Candidates []Split                `json:"candidates"`
+		LB         []formulations.LBLayer `json:"lb,omitempty"`
+		LBPick     *int                   `json:"lb_paper_pick,omitempty"`
+		LBTrue     *int                   `json:"lb_best_layer,omitempty"`
+		Note       string                 `json:"note,omitempty"`
+		Solves     statsJSON              `json:"solves"`
 	}{Over: "relay", Problem: problemJSON(&q), Stages: r.Stages.String(), Best: r.Best, Classic: r.Classic,
 		Candidates: r.Candidates, LB: r.LB, Note: r.Note, Solves: statsOf(r.Stats)}
 	if len(r.LB) > 0 {

@@ -101,7 +101,7 @@ func (e *warmEngine) firstOptions() solver.Options {
 	o := e.opt.Base
 	if e.opt.Auto {
 		o.Algorithm = solver.Primal
-		o.PrimalTolerance, o.DualTolerance = 1e-10, 1e-10
+		o.PrimalTolerance, o.DualTolerance = pipeline.WarmPrimalTolerance, pipeline.WarmDualTolerance
 	}
 	return o
 }
@@ -163,7 +163,7 @@ func (e *warmEngine) eval(n int) (Point, bool) {
 	if !ok {
 		// Polish as the pipeline does: dual simplex from this basis with
 		// tight tolerances gives duals good enough to certify.
-		pol := solver.Options{Algorithm: solver.Dual, PrimalTolerance: 1e-12, DualTolerance: 1e-12, LogLevel: e.opt.Base.LogLevel}
+		pol := solver.Options{Algorithm: solver.Dual, PrimalTolerance: pipeline.PolishTolerance, DualTolerance: pipeline.PolishTolerance, LogLevel: e.opt.Base.LogLevel}
 		if s2, err := e.inc.Resolve(pol); err == nil {
 			pt, ok = e.certify(n, s2)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/lp"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solver"
 	"github.com/dlsched/dlsched/topology"
@@ -85,7 +86,7 @@ func (o *Options) limit() int64 {
 // estimated to need more memory than opt allows. It allocates nothing in
 // proportion to n.
 func CheckSize(p *formulations.Problem, n int, opt Options) error {
-	est := p.EstimateFull(n, opt.Form)
+	est := formulations.EstimateFull(p, n, opt.Form)
 	est.Generated = est.Generated && !opt.NoStageGeneration
 	if est.Bytes() > opt.limit() {
 		return &SizeError{Estimate: est, Limit: opt.limit()}
@@ -93,15 +94,8 @@ func CheckSize(p *formulations.Problem, n int, opt Options) error {
 	return nil
 }
 
-// StagesError reports a stage count below n_min.
-type StagesError struct {
-	N, NMin int
-}
-
-// Error implements error; it names the --stages flag.
-func (e *StagesError) Error() string {
-	return fmt.Sprintf("invalid --stages %d: below n_min=%d, the fewest stages that can carry V with buffers of size D", e.N, e.NMin)
-}
+// StagesError reports a stage count below n_min (package problem's type).
+type StagesError = problem.StagesError
 
 // Outcome is the certified solution of one pattern.
 type Outcome struct {
@@ -137,7 +131,7 @@ func (o *Outcome) Gap() float64 {
 // polishing re-solve (README, Performance).
 func FirstAttempt(base solver.Options) solver.Options {
 	base.Algorithm = solver.Primal
-	base.PrimalTolerance, base.DualTolerance = 1e-10, 1e-12
+	base.PrimalTolerance, base.DualTolerance = FirstPrimalTolerance, FirstDualTolerance
 	return base
 }
 
@@ -177,7 +171,7 @@ func attempts(base solver.Options, auto bool, kind topology.Kind) []solver.Optio
 	dual.Algorithm = solver.Dual
 	strict := dual
 	strict.Presolve = solver.PresolveOff
-	strict.PrimalTolerance, strict.DualTolerance = 1e-11, 1e-11
+	strict.PrimalTolerance, strict.DualTolerance = StrictTolerance, StrictTolerance
 	barrier := base
 	barrier.Algorithm = solver.Barrier
 	noscale := strict
@@ -271,7 +265,7 @@ func SolvePattern(p *formulations.Problem, pat formulations.Pattern, opt Options
 		// and gives the duals that certification needs.
 		if inc, ok := opt.Solver.(solver.Incremental); ok && !opt.NoRetry {
 			t1 := time.Now()
-			pol := solver.Options{Algorithm: solver.Dual, PrimalTolerance: 1e-12, DualTolerance: 1e-12, LogLevel: so.LogLevel, Context: so.Context}
+			pol := solver.Options{Algorithm: solver.Dual, PrimalTolerance: PolishTolerance, DualTolerance: PolishTolerance, LogLevel: so.LogLevel, Context: so.Context}
 			if sol, err := inc.Resolve(pol); err == nil {
 				out.record(nw, model, lay, lay.Decode(sol.X), sol.Duals, schedule.Attempt{Algorithm: "dual polish", Presolve: "off",
 					Status: sol.Status.String(), Iterations: sol.Iterations, Seconds: time.Since(t1).Seconds()})

@@ -23,6 +23,8 @@ const (
 	FieldHopLoad
 	FieldHopEnd
 	FieldCmax
+	// FieldProblemStages is the "stages" of the schedule's problem.
+	FieldProblemStages
 	// known marks a presence record (set by UnmarshalJSON, KeepStated).
 	known
 )
@@ -62,12 +64,19 @@ func (h *Hop) Has(f Field) bool {
 	return false
 }
 
-// Has reports whether the schedule states field f (FieldCmax).
+// Has reports whether the schedule states field f (FieldCmax or
+// FieldProblemStages).
 func (s *Schedule) Has(f Field) bool {
 	if s.stated&known != 0 {
 		return s.stated&f != 0
 	}
-	return f == FieldCmax && s.Cmax != 0
+	switch f {
+	case FieldCmax:
+		return s.Cmax != 0
+	case FieldProblemStages:
+		return s.Problem.Stages != 0
+	}
+	return false
 }
 
 // strict decodes b into v, refusing unknown fields, and returns the keys
@@ -135,6 +144,10 @@ func (s *Schedule) UnmarshalJSON(b []byte) error {
 	}
 	*s = Schedule(x)
 	s.stated = known | present(keys, "cmax", FieldCmax)
+	var pk map[string]json.RawMessage
+	if json.Unmarshal(keys["problem"], &pk) == nil {
+		s.stated |= present(pk, "stages", FieldProblemStages)
+	}
 	return nil
 }
 
@@ -155,8 +168,10 @@ func (c *Chunk) KeepStated(from *Chunk) {
 // KeepStated copies which fields from states onto s.
 func (s *Schedule) KeepStated(from *Schedule) {
 	s.stated = known
-	if from.Has(FieldCmax) {
-		s.stated |= FieldCmax
+	for _, f := range []Field{FieldCmax, FieldProblemStages} {
+		if from.Has(f) {
+			s.stated |= f
+		}
 	}
 }
 

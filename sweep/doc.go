@@ -38,7 +38,10 @@
 // a star takes m; an ordinary tree order, buffers, p, h; a binomial tree
 // order, p, h (its nodes have one buffer). A parameter that no listed
 // topology uses is an error (a typo is not silently ignored); so is an
-// unknown key, and every error names the field (*SpecError).
+// unknown key, and every error names the field (*SpecError). Each value is
+// checked by package problem (CheckInt, CheckFloat), the validator of every
+// entry point, and a SpecError about a value unwraps to its
+// *problem.FieldError.
 //
 // # Points and keys
 //
@@ -69,7 +72,8 @@
 // # Plots
 //
 // LoadRecords reads a results file (or a schedule JSON from `dlsched
-// solve`, one record per chunk) and Chart builds a plotting.Chart from it:
-// x and y columns, series, filters, differences to a baseline, and
-// reference lines.
+// solve`, one record per chunk) as table.Records (RowRecords), and
+// table.Chart builds a plotting.Chart from them: x and y columns, series,
+// filters, differences to a baseline, and reference lines. The lb_layer
+// column is formulations.LBLine, the LB strategy optimize reports too.
 package sweep

@@ -12,7 +12,7 @@ import (
 func lockFile(f *os.File) error {
 	err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 	if errors.Is(err, syscall.EWOULDBLOCK) {
-		return errors.New("locked by another dlsched sweep (one writer per results file; give each shard its own --out)")
+		return errors.New("locked by another dlsched sweep (one writer per results file; give each shard its own results file)")
 	}
 	return err
 }

@@ -1,11 +1,11 @@
 package sweep
 
 import (
-	"math"
 	"strconv"
 	"strings"
 
 	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/table"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -22,15 +22,6 @@ type Point struct {
 	Stages  Stages
 	// Key identifies the point; see Key.
 	Key string
-}
-
-// fmtFloat formats a number as the shortest decimal that reads back
-// exactly ("100", "1e-06", "inf").
-func fmtFloat(f float64) string {
-	if math.IsInf(f, 1) {
-		return "inf"
-	}
-	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
 // Key returns the canonical key of a point: its label (if any), the
@@ -61,7 +52,7 @@ func Key(label string, p *formulations.Problem, st Stages) string {
 		k string
 		v float64
 	}{{"S", p.S}, {"C", p.C}, {"A", p.A}, {"D", p.D}, {"V", p.V}} {
-		b.WriteString(" " + kv.k + "=" + fmtFloat(kv.v))
+		b.WriteString(" " + kv.k + "=" + table.FormatFloat(kv.v))
 	}
 	b.WriteString(" stages=" + st.String())
 	return b.String()

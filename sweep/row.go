@@ -2,13 +2,13 @@ package sweep
 
 import (
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
 
 	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/table"
 )
 
 // Row statuses besides the solver's ("optimal"): see Row.Status.
@@ -127,30 +127,13 @@ func optF(f *schedule.Float) string {
 	if f == nil {
 		return ""
 	}
-	return fmtFloat(float64(*f))
-}
-
-func optI(n int) string {
-	if n == 0 {
-		return ""
-	}
-	return strconv.Itoa(n)
+	return table.FormatFloat(float64(*f))
 }
 
 // WriteCSV writes rows as CSV with the CSVHeader columns; empty cells are
 // parameters that do not apply or values that do not exist.
 func WriteCSV(w io.Writer, rows []Row) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write(CSVHeader); err != nil {
-		return err
-	}
-	for i := range rows {
-		if err := cw.Write(rowCells(&rows[i])); err != nil {
-			return err
-		}
-	}
-	cw.Flush()
-	return cw.Error()
+	return table.WriteCSV(w, CSVHeader, len(rows), func(i int) []string { return rowCells(&rows[i]) })
 }
 
 // rowCells returns the CSVHeader cells of a row.
@@ -159,15 +142,15 @@ func rowCells(r *Row) []string {
 	verified, makespan := "", ""
 	if r.Verification != nil {
 		verified = strconv.FormatBool(r.Verification.OK)
-		makespan = fmtFloat(r.Verification.Makespan)
+		makespan = table.FormatFloat(r.Verification.Makespan)
 	}
 	return []string{
-		strconv.Itoa(r.Index), r.Key, r.Label, p.Topology, p.Order, optI(p.Buffers), optI(p.M), optI(p.P), optI(p.H),
-		fmtFloat(p.S), fmtFloat(p.C), fmtFloat(p.A), fmtFloat(float64(p.D)), fmtFloat(p.V),
+		strconv.Itoa(r.Index), r.Key, r.Label, p.Topology, p.Order, table.FormatInt(p.Buffers), table.FormatInt(p.M), table.FormatInt(p.P), table.FormatInt(p.H),
+		table.FormatFloat(p.S), table.FormatFloat(p.C), table.FormatFloat(p.A), table.FormatFloat(float64(p.D)), table.FormatFloat(p.V),
 		r.StagesPolicy, strconv.Itoa(p.Stages), r.Status, optF(r.Cmax), optF(r.LowerBound), optF(r.Gap),
-		strconv.FormatBool(r.Certified), optI(r.Stages), strconv.Itoa(r.NMin), fmtFloat(float64(r.LBTrivial)), optF(r.LBLayer),
-		strconv.Itoa(r.LPs), strconv.Itoa(r.Iterations), fmtFloat(r.Seconds), fmtFloat(r.SolveSeconds),
-		fmtFloat(r.VerifySeconds), verified, makespan, r.Pattern, optF(r.PatternLowerBound), optF(r.PatternGap), r.Error,
+		strconv.FormatBool(r.Certified), table.FormatInt(r.Stages), strconv.Itoa(r.NMin), table.FormatFloat(float64(r.LBTrivial)), optF(r.LBLayer),
+		strconv.Itoa(r.LPs), strconv.Itoa(r.Iterations), table.FormatFloat(r.Seconds), table.FormatFloat(r.SolveSeconds),
+		table.FormatFloat(r.VerifySeconds), verified, makespan, r.Pattern, optF(r.PatternLowerBound), optF(r.PatternGap), r.Error,
 	}
 }
 

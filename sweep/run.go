@@ -238,7 +238,7 @@ func SolvePoint(ctx context.Context, pt Point, s solver.Solver, rc RunConfig) (r
 	row = Row{Key: pt.Key, Index: pt.Index, Label: pt.Label, StagesPolicy: pt.Stages.String()}
 	row.Problem = p.ScheduleProblem(0)
 	row.LBTrivial = schedule.Float(p.LowerBoundLB())
-	if lb, ok := LayerStrategy(&p); ok {
+	if lb, ok := formulations.LBLine(&p); ok {
 		f := schedule.Float(lb)
 		row.LBLayer = &f
 	}

@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"context"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -111,8 +112,8 @@ verify = false
 	for i, want := range []struct {
 		status, msg string
 	}{
-		{StatusInvalid, "invalid --stages 1: below n_min=10"},
-		{StatusInvalid, "invalid --stages 5: below n_min=10"},
+		{StatusInvalid, "invalid stages 1: below n_min=10"},
+		{StatusInvalid, "invalid stages 5: below n_min=10"},
 		{StatusOptimal, ""},
 		{StatusOptimal, ""},
 	} {
@@ -262,7 +263,10 @@ func TestShardsMerge(t *testing.T) {
 
 func TestParseShard(t *testing.T) {
 	for _, s := range []string{"0/2", "3/2", "1", "a/b", "1/0", ""} {
-		if _, err := ParseShard(s); err == nil || !strings.Contains(err.Error(), "--shard") {
+		// The error names the option in the library's words (issue 11: no
+		// flag syntax outside cmd/); the CLI renders it as --shard.
+		var se *ShardError
+		if _, err := ParseShard(s); err == nil || !strings.HasPrefix(err.Error(), "invalid shard ") || !errors.As(err, &se) || se.Source != SourceShard {
 			t.Errorf("%q: err %v", s, err)
 		}
 	}
@@ -315,11 +319,49 @@ func TestShardFromEnv(t *testing.T) {
 // n* = √(AV/S) = 10 for A=1, V=100, S=1: 10 + 100C + 10 = 20 + 100C.
 func TestLayerStrategy(t *testing.T) {
 	p := &formulations.Problem{Kind: topology.Binomial, P: 1, H: 1, S: 1, C: 0.01, A: 1, V: 100, D: math.Inf(1)}
-	got, ok := LayerStrategy(p)
+	got, ok := formulations.LBLine(p)
 	if !ok || math.Abs(got-21) > 1e-12 {
 		t.Errorf("got %v %v, want 21", got, ok)
 	}
-	if _, ok := LayerStrategy(&formulations.Problem{Kind: topology.Star}); ok {
+	if _, ok := formulations.LBLine(&formulations.Problem{Kind: topology.Star}); ok {
 		t.Error("star has no layer strategy")
+	}
+}
+
+// TestLBLayerAgreesWithOptimize is the test that would have caught the two
+// LB closed forms of issue 11 disagreeing: sweep's lb_layer column and the
+// LB strategy optimize reports (its paper pick) must be the same number,
+// also when the buffer D binds. Here p=2, h=2, S=1e-3, C=1e-6, A=1e-3,
+// V=1e4, D=10: layer 2 has P=6 processors, n* = √(AV/(2SP)) = 28.9, but a
+// first hop carries 2α ≤ D, so n ≥ V/(5·6) → n_min = 334 (layer 1: α ≤ 10,
+// n* = √(1e4/2) = 70.7 < n_min = 500). The old sweep formula used n = 29
+// on layer 2 — chunks of 57.5 units, a first hop of 115 through a buffer
+// of 10 — and reported 0.1205 s; with n = 334 the paper's formula gives
+// 0.678 s on layer 2 and 0.515 s on layer 1 at n = 500, the pick.
+func TestLBLayerAgreesWithOptimize(t *testing.T) {
+	for _, d := range []float64{10, 1e3, math.Inf(1)} {
+		p := formulations.Problem{Kind: topology.Binomial, Order: topology.NLF, P: 2, H: 2, S: 1e-3, C: 1e-6, A: 1e-3, D: d, V: 1e4}
+		row := SolvePoint(context.Background(), Point{Key: "k", Problem: p, Stages: Stages{Policy: StagesMin}}, nil, RunConfig{MaxStages: 1})
+		layers, pick, err := formulations.LBStrategy(&p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if row.LBLayer == nil || float64(*row.LBLayer) != layers[pick].Paper {
+			t.Fatalf("D=%g: sweep lb_layer %v, optimize's LB strategy %v", d, row.LBLayer, layers[pick].Paper)
+		}
+		// Every chunk of the strategy fits in the buffer: the first hop to
+		// layer i carries FirstHopFactor(i)·V/(nP) ≤ D.
+		for _, l := range layers {
+			alpha := p.V / (float64(l.Stages) * l.Processors)
+			if f := p.FirstHopFactor(l.Layer) * alpha; f > d*(1+1e-12) {
+				t.Errorf("D=%g layer %d n=%d: first hop carries %g > D", d, l.Layer, l.Stages, f)
+			}
+		}
+	}
+	p := formulations.Problem{Kind: topology.Binomial, Order: topology.NLF, P: 2, H: 2, S: 1e-3, C: 1e-6, A: 1e-3, D: 10, V: 1e4}
+	got, _ := formulations.LBLine(&p)
+	// Layer 1 at n = 500: n·(S + VC/(2n)) + AV/(2n) = 0.5 + 0.005 + 0.01 = 0.515.
+	if want := 500*(1e-3+1e4*1e-6/(2*500.0)) + 1e-3*1e4/(2*500.0); math.Abs(got-want) > 1e-12 {
+		t.Errorf("D=10: lb_layer %.12g, want %.12g (layer 1 at n_min=500)", got, want)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/dlsched/dlsched/problem"
 )
 
 // Shard selects the points of one of Count shards: point Index i belongs
@@ -33,15 +35,32 @@ func (s Shard) String() string {
 }
 
 // ShardError is a bad shard specification; Source names where it came
-// from ("--shard", "SLURM_ARRAY_TASK_ID", ...).
+// from: the option "shard" (ParseShard's input), "shards" (ShardFromEnv's
+// count) or an environment variable ("SLURM_ARRAY_TASK_ID", ...). Want may
+// refer to the options as {shard} and {shards} (see Format).
 type ShardError struct {
 	Source, Value, Want string
 }
 
-// Error implements error.
-func (e *ShardError) Error() string {
-	return fmt.Sprintf("invalid %s %s: want %s", e.Source, e.Value, e.Want)
+// Error implements error: "invalid shard 3/2: want i/N with 1 <= i <= N".
+func (e *ShardError) Error() string { return e.Format(func(f string) string { return f }) }
+
+// Format renders the error with the options named by name (the command
+// line passes its flag syntax); environment variables keep their names.
+func (e *ShardError) Format(name func(field string) string) string {
+	src := e.Source
+	if src == SourceShard || src == SourceShards {
+		src = name(src)
+	}
+	return fmt.Sprintf("invalid %s %s: want %s", src, e.Value, problem.Expand(e.Want, name))
 }
+
+// The option names a shard can come from besides environment variables:
+// ParseShard's input and ShardFromEnv's shards argument.
+const (
+	SourceShard  = "shard"
+	SourceShards = "shards"
+)
 
 // ParseShard parses "i/N" with 1 ≤ i ≤ N.
 func ParseShard(s string) (Shard, error) {
@@ -49,7 +68,7 @@ func ParseShard(s string) (Shard, error) {
 	i, err1 := strconv.Atoi(a)
 	n, err2 := strconv.Atoi(b)
 	if !ok || err1 != nil || err2 != nil || n < 1 || i < 1 || i > n {
-		return Shard{}, &ShardError{"--shard", s, "i/N with 1 <= i <= N, e.g. 2/8"}
+		return Shard{}, &ShardError{SourceShard, s, "i/N with 1 <= i <= N, e.g. 2/8"}
 	}
 	return Shard{Index: i, Count: n}, nil
 }
@@ -65,8 +84,9 @@ func ParseShard(s string) (Shard, error) {
 //   - Kubernetes Indexed Jobs: JOB_COMPLETION_INDEX (0-based) with the
 //     shard count from shards (a --shards flag) or DLSCHED_SHARDS.
 //
-// It returns the zero Shard and source "" when none of these is set, and
-// a *ShardError naming the variable when one is malformed.
+// It returns the zero Shard and source "" when none of these is set (the
+// source is otherwise the variable or SourceShards), and a *ShardError
+// naming the variable when one is malformed.
 func ShardFromEnv(getenv func(string) string, shards int) (sh Shard, source string, err error) {
 	atoi := func(name string, min int) (int, error) {
 		v := strings.TrimSpace(getenv(name))
@@ -82,7 +102,7 @@ func ShardFromEnv(getenv func(string) string, shards int) (sh Shard, source stri
 			return Shard{}, "", err
 		}
 		if getenv("SLURM_ARRAY_TASK_COUNT") == "" {
-			return Shard{}, "", &ShardError{"SLURM_ARRAY_TASK_COUNT", `""`, "the number of array tasks (set by Slurm for job arrays); or pass --shard i/N"}
+			return Shard{}, "", &ShardError{"SLURM_ARRAY_TASK_COUNT", `""`, "the number of array tasks (set by Slurm for job arrays); or pass {shard} i/N"}
 		}
 		count, err := atoi("SLURM_ARRAY_TASK_COUNT", 1)
 		if err != nil {
@@ -106,13 +126,13 @@ func ShardFromEnv(getenv func(string) string, shards int) (sh Shard, source stri
 			}
 			if (hi-lo)/step+1 != count {
 				return Shard{}, "", &ShardError{"SLURM_ARRAY_TASK_COUNT", strconv.Itoa(count),
-					fmt.Sprintf("%d tasks for a contiguous array %d-%d:%d (arrays with gaps cannot be mapped to shards; pass --shard i/N)", (hi-lo)/step+1, lo, hi, step)}
+					fmt.Sprintf("%d tasks for a contiguous array %d-%d:%d (arrays with gaps cannot be mapped to shards; pass {shard} i/N)", (hi-lo)/step+1, lo, hi, step)}
 			}
 		}
 		k := id - lo
 		if k < 0 || k%step != 0 || k/step >= count {
 			return Shard{}, "", &ShardError{"SLURM_ARRAY_TASK_ID", strconv.Itoa(id),
-				fmt.Sprintf("an ID of the array %d..%d step %d with %d tasks (pass --shard i/N for arrays with gaps)", lo, lo+(count-1)*step, step, count)}
+				fmt.Sprintf("an ID of the array %d..%d step %d with %d tasks (pass {shard} i/N for arrays with gaps)", lo, lo+(count-1)*step, step, count)}
 		}
 		return Shard{Index: k/step + 1, Count: count}, "SLURM_ARRAY_TASK_ID", nil
 	}
@@ -121,18 +141,22 @@ func ShardFromEnv(getenv func(string) string, shards int) (sh Shard, source stri
 		if err != nil {
 			return Shard{}, "", err
 		}
-		src := "--shards"
+		src := SourceShards
 		if shards <= 0 {
 			if getenv("DLSCHED_SHARDS") == "" {
-				return Shard{}, "", &ShardError{"DLSCHED_SHARDS", `""`, "the shard count when JOB_COMPLETION_INDEX is set (set it to the Job's completions, or pass --shards N)"}
+				return Shard{}, "", &ShardError{"DLSCHED_SHARDS", `""`, "the shard count when JOB_COMPLETION_INDEX is set (set it to the Job's completions, or pass {shards} N)"}
 			}
 			if shards, err = atoi("DLSCHED_SHARDS", 1); err != nil {
 				return Shard{}, "", err
 			}
 			src = "DLSCHED_SHARDS"
 		}
+		ref := src
+		if src == SourceShards {
+			ref = "{" + SourceShards + "}"
+		}
 		if idx >= shards {
-			return Shard{}, "", &ShardError{"JOB_COMPLETION_INDEX", strconv.Itoa(idx), fmt.Sprintf("an index below the shard count %d (from %s)", shards, src)}
+			return Shard{}, "", &ShardError{"JOB_COMPLETION_INDEX", strconv.Itoa(idx), fmt.Sprintf("an index below the shard count %d (from %s)", shards, ref)}
 		}
 		return Shard{Index: idx + 1, Count: shards}, "JOB_COMPLETION_INDEX", nil
 	}

@@ -11,6 +11,8 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/dlsched/dlsched/optimize"
+	"github.com/dlsched/dlsched/problem"
+	"github.com/dlsched/dlsched/table"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -108,11 +110,23 @@ type Spec struct {
 }
 
 // SpecError is a problem in a spec file; Field names the offending key,
-// e.g. "problem.V" or "problem[2].stages".
+// e.g. "problem.V" or "problem[2].stages". Err, when the value broke a
+// rule of package problem (the one validator of every entry point), is
+// its *problem.FieldError (see Unwrap).
 type SpecError struct {
 	File  string
 	Field string
 	Msg   string
+	Err   error
+}
+
+// Unwrap returns Err.
+func (e *SpecError) Unwrap() error { return e.Err }
+
+// fieldSpecError is the SpecError of a value refused by package problem.
+func fieldSpecError(file, field string, x any, err error) *SpecError {
+	fe := err.(*problem.FieldError)
+	return &SpecError{File: file, Field: field, Msg: fmt.Sprintf("value %v: want %s", x, fe.Want), Err: fe}
 }
 
 // Error implements error: "spec fig7.toml: problem.V: range needs points >= 1".
@@ -423,12 +437,7 @@ func toFloat(v any) (float64, bool) {
 	case float64:
 		return x, true
 	case string:
-		s := strings.TrimSpace(strings.ToLower(x))
-		switch s {
-		case "inf", "+inf", "infinity", "+infinity":
-			return math.Inf(1), true
-		}
-		f, err := strconv.ParseFloat(s, 64)
+		f, err := problem.ParseNumber("", x, true)
 		return f, err == nil
 	}
 	return 0, false
@@ -475,12 +484,14 @@ func items(file, field string, v any) ([]any, error) {
 	return []any{v}, nil
 }
 
-// floatAxis parses a list or range of floats; check validates each.
-func floatAxis(file, field string, v any, allowInf bool, check func(float64) string) ([]float64, error) {
+// floatAxis parses a list or range of floats of the problem field key,
+// each checked by problem.CheckFloat.
+func floatAxis(file, field, key string, v any) ([]float64, error) {
 	it, err := items(file, field, v)
 	if err != nil {
 		return nil, err
 	}
+	allowInf := problem.InfAllowed(key)
 	var out []float64
 	seen := map[float64]bool{}
 	for _, x := range it {
@@ -490,10 +501,10 @@ func floatAxis(file, field string, v any, allowInf bool, check func(float64) str
 			if allowInf {
 				want = `a number or inf (or "inf")`
 			}
-			return nil, &SpecError{File: file, Field: field, Msg: fmt.Sprintf("value %v: want %s", x, want)}
+			return nil, fieldSpecError(file, field, x, &problem.FieldError{Field: key, Value: fmt.Sprint(x), Want: want})
 		}
-		if msg := check(f); msg != "" {
-			return nil, &SpecError{File: file, Field: field, Msg: fmt.Sprintf("value %s: want %s", fmtFloat(f), msg)}
+		if err := problem.CheckFloat(key, f); err != nil {
+			return nil, fieldSpecError(file, field, table.FormatFloat(f), err)
 		}
 		if !seen[f] {
 			seen[f] = true
@@ -503,9 +514,10 @@ func floatAxis(file, field string, v any, allowInf bool, check func(float64) str
 	return out, nil
 }
 
-// intAxis parses a list or range of integers in [lo, hi]; range points are
-// rounded to the nearest integer and repeated values dropped.
-func intAxis(file, field string, v any, lo, hi int) ([]int, error) {
+// intAxis parses a list or range of integers of the problem field key,
+// each checked by problem.CheckInt; range points are rounded to the
+// nearest integer and repeated values dropped.
+func intAxis(file, field, key string, v any) ([]int, error) {
 	_, isRange := v.(map[string]any)
 	it, err := items(file, field, v)
 	if err != nil {
@@ -521,8 +533,13 @@ func intAxis(file, field string, v any, lo, hi int) ([]int, error) {
 		} else {
 			n, ok = toInt(x)
 		}
-		if !ok || n < lo || n > hi {
-			return nil, &SpecError{File: file, Field: field, Msg: fmt.Sprintf("value %v: want an integer from %d to %d", x, lo, hi)}
+		if !ok {
+			// Not an integer: the want of the field's range.
+			n = math.MinInt32
+		}
+		if err := problem.CheckInt(key, n); err != nil {
+			err.(*problem.FieldError).Value = fmt.Sprint(x)
+			return nil, fieldSpecError(file, field, x, err)
 		}
 		if !seen[n] {
 			seen[n] = true
@@ -588,7 +605,8 @@ func stagesAxis(file, field string, v any) ([]Stages, error) {
 			default:
 				n, err := strconv.Atoi(strings.TrimSpace(y))
 				if err != nil || n < 1 {
-					return nil, &SpecError{File: file, Field: field, Msg: fmt.Sprintf("value %q: want \"min\", \"opt\" or an integer >= 1", y)}
+					return nil, &SpecError{File: file, Field: field, Msg: fmt.Sprintf("value %q: want \"min\", \"opt\" or an integer >= 1", y),
+						Err: &problem.FieldError{Field: problem.FieldStages, Value: y, Want: `"min", "opt" or an integer >= 1`}}
 				}
 				st = Stages{Policy: StagesFixed, N: n}
 			}
@@ -601,7 +619,8 @@ func stagesAxis(file, field string, v any) ([]Stages, error) {
 				n, ok = toInt(x)
 			}
 			if !ok || n < 1 {
-				return nil, &SpecError{File: file, Field: field, Msg: fmt.Sprintf("value %v: want \"min\", \"opt\" or an integer >= 1", x)}
+				return nil, &SpecError{File: file, Field: field, Msg: fmt.Sprintf("value %v: want \"min\", \"opt\" or an integer >= 1", x),
+					Err: &problem.FieldError{Field: problem.FieldStages, Value: fmt.Sprint(x), Want: `"min", "opt" or an integer >= 1`}}
 			}
 			st = Stages{Policy: StagesFixed, N: n}
 		}
@@ -613,25 +632,24 @@ func stagesAxis(file, field string, v any) ([]Stages, error) {
 	return out, nil
 }
 
-func finitePositive(f float64) string {
-	if f <= 0 || math.IsInf(f, 0) {
-		return "a finite number > 0"
+// withField records, in a SpecError of a name the spec refused, the
+// problem field it names (topology or order) with the problem package's
+// want.
+func withField(err error, key string) error {
+	se, ok := err.(*SpecError)
+	if !ok {
+		return err
 	}
-	return ""
-}
-
-func finiteNonNegative(f float64) string {
-	if f < 0 || math.IsInf(f, 0) {
-		return "a finite number >= 0"
+	v := strings.TrimPrefix(se.Msg, "value ")
+	if i := strings.Index(v, ": want "); i >= 0 {
+		v = v[:i]
 	}
-	return ""
-}
-
-func positiveOrInf(f float64) string {
-	if f <= 0 {
-		return "a number > 0 or inf"
+	fe := &problem.FieldError{Field: key, Value: v, Want: `"star", "tree" or "binomial"`}
+	if key == problem.FieldOrder {
+		fe.Want = `"nlf" or "llf"`
 	}
-	return ""
+	se.Err = fe
+	return se
 }
 
 // parseGrid parses one [problem] table. Defaults: order ["nlf"],
@@ -665,7 +683,7 @@ func parseGrid(file, prefix string, t map[string]any) (Grid, error) {
 	}
 	tops, err := stringAxis(file, f("topology"), tv, "star", "tree", "binomial")
 	if err != nil {
-		return g, err
+		return g, withField(err, problem.FieldTopology)
 	}
 	uses := map[string]bool{}
 	for _, s := range tops {
@@ -705,7 +723,7 @@ func parseGrid(file, prefix string, t map[string]any) (Grid, error) {
 		v, _ := get("order", "nlf")
 		ords, err := stringAxis(file, f("order"), v, "nlf", "llf")
 		if err != nil {
-			return g, err
+			return g, withField(err, problem.FieldOrder)
 		}
 		for _, s := range ords {
 			o, _ := topology.ParseOrder(s)
@@ -715,15 +733,14 @@ func parseGrid(file, prefix string, t map[string]any) (Grid, error) {
 	// Integer axes: the parameters each listed topology takes, with their
 	// default (nil: required) and valid range.
 	ints := []struct {
-		key      string
-		dst      *[]int
-		def      any
-		min, max int
+		key string
+		dst *[]int
+		def any
 	}{
-		{"buffers", &g.Buffers, int64(1), 1, 2},
-		{"m", &g.M, nil, 1, 100000},
-		{"p", &g.P, nil, 1, 1000},
-		{"h", &g.H, nil, 1, 60},
+		{problem.FieldBuffers, &g.Buffers, int64(1)},
+		{problem.FieldM, &g.M, nil},
+		{problem.FieldP, &g.P, nil},
+		{problem.FieldH, &g.H, nil},
 	}
 	for _, in := range ints {
 		if !uses[in.key] {
@@ -733,28 +750,22 @@ func parseGrid(file, prefix string, t map[string]any) (Grid, error) {
 		if err != nil {
 			return g, err
 		}
-		if *in.dst, err = intAxis(file, f(in.key), v, in.min, in.max); err != nil {
+		if *in.dst, err = intAxis(file, f(in.key), in.key, v); err != nil {
 			return g, err
 		}
 	}
 	floats := []struct {
-		key   string
-		dst   *[]float64
-		inf   bool
-		check func(float64) string
+		key string
+		dst *[]float64
 	}{
-		{"S", &g.S, false, finiteNonNegative},
-		{"C", &g.C, false, finitePositive},
-		{"A", &g.A, false, finitePositive},
-		{"D", &g.D, true, positiveOrInf},
-		{"V", &g.V, false, finitePositive},
+		{problem.FieldS, &g.S}, {problem.FieldC, &g.C}, {problem.FieldA, &g.A}, {problem.FieldD, &g.D}, {problem.FieldV, &g.V},
 	}
 	for _, fl := range floats {
 		v, err := get(fl.key, nil)
 		if err != nil {
 			return g, err
 		}
-		if *fl.dst, err = floatAxis(file, f(fl.key), v, fl.inf, fl.check); err != nil {
+		if *fl.dst, err = floatAxis(file, f(fl.key), fl.key, v); err != nil {
 			return g, err
 		}
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"slices"
 
 	"strconv"
 	"strings"
@@ -10,9 +11,9 @@ import (
 
 	"github.com/dlsched/dlsched/compare"
 	"github.com/dlsched/dlsched/internal/atomicfile"
+	"github.com/dlsched/dlsched/pipeline"
 	"github.com/dlsched/dlsched/plotting"
 	"github.com/dlsched/dlsched/schedule"
-	"github.com/dlsched/dlsched/solver/backends"
 )
 
 func compareCommand() *cli.Command {
@@ -73,11 +74,11 @@ func compareAction(c *cli.Context) error {
 			return err
 		}
 	}
-	s, err := backends.New(c.String("solver"))
+	s, done, err := pipeline.NewSolver(c.String("solver"))
 	if err != nil {
 		return usagef("invalid --solver %s: %v", c.String("solver"), err)
 	}
-	defer backends.Close(s)
+	defer done()
 	o.Solver = s
 	r, err := compare.Run(c.Context, p, o)
 	if err != nil {
@@ -91,29 +92,14 @@ func compareAction(c *cli.Context) error {
 	return writeReport(c.String("out"), format, r.WriteJSON, r.WriteTable)
 }
 
+// compareInput reads the platform and the options of compare.
 func compareInput(c *cli.Context) (compare.Platform, compare.Options, error) {
 	p := compare.Platform{Topology: c.String("topology")}
 	var o compare.Options
-	var err error
-	switch p.Topology {
-	case "star", "chain":
-		if c.IsSet("k") || c.IsSet("depth") {
-			return p, o, usagef("invalid --k/--depth: they describe a kary topology, not %s", p.Topology)
-		}
-		p.M, err = parseInt(c, "m")
-	case "kary":
-		if c.IsSet("m") {
-			return p, o, usagef("invalid --m: a kary topology is given by --k and --depth")
-		}
-		if p.K, err = parseInt(c, "k"); err == nil {
-			p.Depth, err = parseInt(c, "depth")
-		}
-	default:
-		return p, o, usagef("invalid --topology %q: want star, chain or kary", p.Topology)
-	}
-	if err != nil {
+	if err := compareShape(c, &p); err != nil {
 		return p, o, err
 	}
+	var err error
 	for _, f := range []struct {
 		name string
 		dst  *float64
@@ -132,6 +118,40 @@ func compareInput(c *cli.Context) (compare.Platform, compare.Options, error) {
 			return p, o, err
 		}
 	}
+	if err := compareFaults(c, &p); err != nil {
+		return p, o, err
+	}
+	if err := p.Validate(); err != nil {
+		return p, o, usage(err)
+	}
+	o, err = compareOptions(c)
+	return p, o, err
+}
+
+// compareShape reads the size of the platform: --m, or --k and --depth.
+func compareShape(c *cli.Context, p *compare.Platform) error {
+	var err error
+	switch p.Topology {
+	case "star", "chain":
+		if c.IsSet("k") || c.IsSet("depth") {
+			return usagef("invalid --k/--depth: they describe a kary topology, not %s", p.Topology)
+		}
+		p.M, err = parseInt(c, "m")
+	case "kary":
+		if c.IsSet("m") {
+			return usagef("invalid --m: a kary topology is given by --k and --depth")
+		}
+		if p.K, err = parseInt(c, "k"); err == nil {
+			p.Depth, err = parseInt(c, "depth")
+		}
+	default:
+		return usagef("invalid --topology %q: want star, chain or kary", p.Topology)
+	}
+	return err
+}
+
+// compareFaults reads --slow W@T=F and --crash W@T.
+func compareFaults(c *cli.Context, p *compare.Platform) error {
 	for _, s := range c.StringSlice("slow") {
 		wk, rest, ok1 := strings.Cut(s, "@")
 		at, f, ok2 := strings.Cut(rest, "=")
@@ -139,7 +159,7 @@ func compareInput(c *cli.Context) (compare.Platform, compare.Options, error) {
 		t, e2 := strconv.ParseFloat(at, 64)
 		fv, e3 := strconv.ParseFloat(f, 64)
 		if !ok1 || !ok2 || e1 != nil || e2 != nil || e3 != nil {
-			return p, o, usagef("invalid --slow %s: want W@T=F, e.g. 2@0=0.2", s)
+			return usagef("invalid --slow %s: want W@T=F, e.g. 2@0=0.2", s)
 		}
 		p.Slows = append(p.Slows, compare.Slow{Worker: n, At: t, Factor: fv})
 	}
@@ -148,39 +168,38 @@ func compareInput(c *cli.Context) (compare.Platform, compare.Options, error) {
 		n, e1 := strconv.Atoi(wk)
 		t, e2 := strconv.ParseFloat(at, 64)
 		if !ok || e1 != nil || e2 != nil {
-			return p, o, usagef("invalid --crash %s: want W@T, e.g. 3@0.5", s)
+			return usagef("invalid --crash %s: want W@T, e.g. 3@0.5", s)
 		}
 		p.Crashes = append(p.Crashes, compare.Crash{Worker: n, At: t})
 	}
-	if err := p.Validate(); err != nil {
-		return p, o, usage(err)
-	}
+	return nil
+}
+
+// compareOptions reads --tasks, --queue, --nmax and --strategies.
+func compareOptions(c *cli.Context) (compare.Options, error) {
+	var o compare.Options
+	var err error
 	for _, f := range strings.Split(c.String("tasks"), ",") {
 		m, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil || m < 1 || m > 1_000_000 {
-			return p, o, usagef("invalid --tasks %s: want task counts 1..1000000 separated by commas", c.String("tasks"))
+			return o, usagef("invalid --tasks %s: want task counts 1..1000000 separated by commas", c.String("tasks"))
 		}
 		o.Tasks = append(o.Tasks, m)
 	}
 	if o.Queue, err = parseInt(c, "queue"); err != nil || o.Queue < 1 {
-		return p, o, usagef("invalid --queue %s: want an integer >= 1", c.String("queue"))
+		return o, usagef("invalid --queue %s: want an integer >= 1", c.String("queue"))
 	}
 	if o.NMax, err = parseInt(c, "nmax"); err != nil || o.NMax < 0 {
-		return p, o, usagef("invalid --nmax %s: want an integer >= 0", c.String("nmax"))
+		return o, usagef("invalid --nmax %s: want an integer >= 0", c.String("nmax"))
 	}
 	if s := strings.TrimSpace(c.String("strategies")); s != "" {
 		for _, f := range strings.Split(s, ",") {
 			f = strings.TrimSpace(f)
-			known := false
-			for _, k := range compare.Strategies {
-				known = known || k == f
-			}
-			if !known {
-				return p, o, usagef("invalid --strategies %s: %q is not one of %s", s, f, strings.Join(compare.Strategies, ","))
+			if !slices.Contains(compare.Strategies, f) {
+				return o, usagef("invalid --strategies %s: %q is not one of %s", s, f, strings.Join(compare.Strategies, ","))
 			}
 			o.Strategies = append(o.Strategies, f)
 		}
 	}
-
-	return p, o, nil
+	return o, nil
 }

@@ -130,23 +130,14 @@ func dayGranularity(c *cli.Context, cfg *day.Config, format string) error {
 func dayConfig(c *cli.Context, gran bool) (*day.Config, error) {
 	cfg := &day.Config{}
 	var err error
-	switch c.String("layout") {
-	case "line":
-		cfg.Layout = day.Line
-	case "tree":
-		cfg.Layout = day.Tree
-	default:
-		return nil, usagef("invalid --layout %q: want line or tree", c.String("layout"))
+	if cfg.Layout, err = dayLayout(c); err != nil {
+		return nil, err
 	}
 	if cfg.Harness, err = day.ParseHarness(c.String("harness")); err != nil {
 		return nil, usagef("invalid --harness %q: want A, B or D", c.String("harness"))
 	}
-	switch c.String("priority") {
-	case "local":
-	case "distant":
-		cfg.DistantFirst = true
-	default:
-		return nil, usagef("invalid --priority %q: want local or distant", c.String("priority"))
+	if cfg.DistantFirst, err = dayPriority(c); err != nil {
+		return nil, err
 	}
 	if cfg.Workers, err = parseInt(c, "workers"); err != nil {
 		return nil, err
@@ -191,6 +182,28 @@ func dayConfig(c *cli.Context, gran bool) (*day.Config, error) {
 		}
 	}
 	return cfg, nil
+}
+
+// dayLayout reads --layout line|tree.
+func dayLayout(c *cli.Context) (day.Layout, error) {
+	switch c.String("layout") {
+	case "line":
+		return day.Line, nil
+	case "tree":
+		return day.Tree, nil
+	}
+	return day.Line, usagef("invalid --layout %q: want line or tree", c.String("layout"))
+}
+
+// dayPriority reads --priority local|distant.
+func dayPriority(c *cli.Context) (distant bool, err error) {
+	switch c.String("priority") {
+	case "local":
+		return false, nil
+	case "distant":
+		return true, nil
+	}
+	return false, usagef("invalid --priority %q: want local or distant", c.String("priority"))
 }
 
 func dayJob(c *cli.Context, cfg *day.Config) error {

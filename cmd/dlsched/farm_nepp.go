@@ -179,12 +179,25 @@ func neppConfig(c *cli.Context, scan bool) (*nepp.Config, error) {
 	if cfg.Seed, err = strconv.ParseUint(strings.TrimSpace(c.String("seed")), 10, 64); err != nil {
 		return nil, usagef("invalid --seed %s: want a non-negative integer", c.String("seed"))
 	}
+	if err := neppFaults(c, cfg); err != nil {
+		return nil, err
+	}
+	if !scan {
+		if err := cfg.Validate(); err != nil {
+			return nil, usage(err)
+		}
+	}
+	return cfg, nil
+}
+
+// neppFaults reads --crash NODE@TIME and --slow NODE@TIME=FACTOR.
+func neppFaults(c *cli.Context, cfg *nepp.Config) error {
 	for _, s := range c.StringSlice("crash") {
 		node, at, ok := strings.Cut(s, "@")
 		n, err1 := strconv.Atoi(node)
 		t, err2 := strconv.ParseFloat(at, 64)
 		if !ok || err1 != nil || err2 != nil {
-			return nil, usagef("invalid --crash %s: want NODE@TIME, e.g. 2@10.5", s)
+			return usagef("invalid --crash %s: want NODE@TIME, e.g. 2@10.5", s)
 		}
 		cfg.Crashes = append(cfg.Crashes, nepp.Crash{Node: n, At: t})
 	}
@@ -195,16 +208,11 @@ func neppConfig(c *cli.Context, scan bool) (*nepp.Config, error) {
 		t, err2 := strconv.ParseFloat(at, 64)
 		f, err3 := strconv.ParseFloat(factor, 64)
 		if !ok1 || !ok2 || err1 != nil || err2 != nil || err3 != nil {
-			return nil, usagef("invalid --slow %s: want NODE@TIME=FACTOR, e.g. 3@0=0.2", s)
+			return usagef("invalid --slow %s: want NODE@TIME=FACTOR, e.g. 3@0=0.2", s)
 		}
 		cfg.Slows = append(cfg.Slows, nepp.Slow{Node: n, At: t, Factor: f})
 	}
-	if !scan {
-		if err := cfg.Validate(); err != nil {
-			return nil, usage(err)
-		}
-	}
-	return cfg, nil
+	return nil
 }
 
 // floatList reads a comma-separated list of numbers.

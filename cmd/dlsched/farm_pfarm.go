@@ -13,7 +13,6 @@ import (
 
 	"github.com/dlsched/dlsched/executor/farm/pfarm"
 	"github.com/dlsched/dlsched/internal/atomicfile"
-	"github.com/dlsched/dlsched/topology"
 )
 
 func pfarmCommand() *cli.Command {
@@ -98,7 +97,7 @@ func writeReport(path, format string, asJSON, asTable func(io.Writer) error) err
 func pfarmConfig(c *cli.Context) (pfarm.Config, error) {
 	var cfg pfarm.Config
 	var err error
-	spec := topology.FarmSpec{Kind: c.String("topology")}
+	spec := pfarm.Spec{Kind: c.String("topology")}
 	switch spec.Kind {
 	case "chain":
 		spec.N, err = parseInt(c, "N")
@@ -152,7 +151,7 @@ func pfarmConfig(c *cli.Context) (pfarm.Config, error) {
 	return cfg, nil
 }
 
-func meshSpec(c *cli.Context, spec topology.FarmSpec) (topology.FarmSpec, error) {
+func meshSpec(c *cli.Context, spec pfarm.Spec) (pfarm.Spec, error) {
 	var err error
 	if spec.Rows, err = parseInt(c, "rows"); err != nil {
 		return spec, err
@@ -168,7 +167,7 @@ func meshSpec(c *cli.Context, spec topology.FarmSpec) (topology.FarmSpec, error)
 		return spec, usagef("invalid --root %s: want row,col", c.String("root"))
 	}
 	spec.BFS = c.String("bfs")
-	if _, err := topology.ParseBFSChoice(spec.BFS); err != nil {
+	if err := pfarm.CheckBFS(spec.BFS); err != nil {
 		return spec, usagef("invalid --bfs %s: want first, last or random", spec.BFS)
 	}
 	return spec, nil

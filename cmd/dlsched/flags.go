@@ -2,29 +2,50 @@ package main
 
 import (
 	"errors"
-
-	"math"
 	"strconv"
 	"strings"
 
-	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/pipeline"
-	"github.com/dlsched/dlsched/schedule"
-	"github.com/dlsched/dlsched/topology"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/urfave/cli/v2"
 )
 
 // isUsage reports errors that mean bad input rather than a failure.
 func isUsage(err error) bool {
-	var fe *formulations.FieldError
-	var se *pipeline.StagesError
+	var fe *problem.FieldError
+	var se *problem.StagesError
 	var ze *pipeline.SizeError
 	return errors.As(err, &fe) || errors.As(err, &se) || errors.As(err, &ze)
 }
 
-// minMemoryMB and maxMemoryMB bound --max-memory: below 16 MB not even a
-// small LP fits, above 1 TB is a typo.
-const minMemoryMB, maxMemoryMB = 16, 1 << 20
+// optionFlags maps the library's names of options to their flags where
+// the two differ; problem fields (S, m, ...) are their own flag names.
+var optionFlags = map[string]string{
+	"NMax": "n-max", "DMin": "D-min", "DMax": "D-max", "Points": "points", "Within": "within", "N": "stages",
+	pipeline.FieldMaxMemoryMB: "max-memory",
+}
+
+// flagName is the command line's name of a library field: "--S",
+// "--D-max"; environment variables (SLURM_ARRAY_TASK_ID) keep their names.
+func flagName(field string) string {
+	if f, ok := optionFlags[field]; ok {
+		return "--" + f
+	}
+	if strings.Contains(field, "_") && strings.ToUpper(field) == field {
+		return field
+	}
+	return "--" + field
+}
+
+// flagErr turns a library error that names inputs (problem.Named) into
+// bad usage naming the flags; other errors pass unchanged.
+func flagErr(err error) error {
+	var n problem.Named
+	if errors.As(err, &n) {
+		return usage(errors.New(n.Format(flagName)))
+	}
+	return err
+}
 
 // sizeUsage turns a memory refusal of the library into a usage error that
 // names the flag and what else would help.
@@ -58,136 +79,148 @@ func problemFlags() []cli.Flag {
 	}
 }
 
+// parseFloat reads the number flag name, infinity allowed or not.
 func parseFloat(c *cli.Context, name string, allowInf bool) (float64, error) {
 	return parseNumber(name, c.String(name), allowInf)
 }
 
-// parseNumber reads the value s of flag name: a finite number, or with
-// allowInf also inf (+Inf); NaN and -inf are refused.
-func parseNumber(name, s string, allowInf bool) (float64, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return 0, usagef("missing --%s", name)
-	}
-	if allowInf {
-		switch strings.ToLower(s) {
-		case "inf", "+inf", "infinity":
-			return math.Inf(1), nil
-		}
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	want := "a finite number"
-	if allowInf {
-		want = "a finite number or inf"
-	}
-	if err != nil || math.IsNaN(v) || (math.IsInf(v, 0) && !(allowInf && v > 0)) {
-		return 0, usagef("invalid --%s %s: want %s", name, oneLine(s), want)
-	}
-	return v, nil
+// parseField reads the flag of a problem field (only D may be inf).
+func parseField(c *cli.Context, name string) (float64, error) {
+	return parseFloat(c, name, problem.InfAllowed(name))
 }
 
+// parseNumber reads the value s of flag name with problem.ParseNumber.
+func parseNumber(name, s string, allowInf bool) (float64, error) {
+	if strings.TrimSpace(s) == "" {
+		return 0, usagef("missing --%s", name)
+	}
+	v, err := problem.ParseNumber(name, s, allowInf)
+	return v, flagErr(err)
+}
+
+// parseInt reads the integer flag name.
 func parseInt(c *cli.Context, name string) (int, error) {
 	return parseInteger(name, c.String(name))
 }
 
 // parseInteger reads the value s of flag name as an integer.
 func parseInteger(name, s string) (int, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
+	if strings.TrimSpace(s) == "" {
 		return 0, usagef("missing --%s", name)
 	}
-	v, err := strconv.Atoi(s)
-	if err != nil {
-		return 0, usagef("invalid --%s %s: want an integer", name, oneLine(s))
-	}
-	return v, nil
+	v, err := problem.ParseInt(name, s)
+	return v, flagErr(err)
 }
 
-// parseProblem reads the problem flags into a validated Problem.
-func parseProblem(c *cli.Context) (*formulations.Problem, error) {
-	kind, err := topology.ParseKind(c.String("topology"))
+// parseProblem reads the problem flags into a problem built by
+// problem.New, the one constructor and validator.
+func parseProblem(c *cli.Context) (*problem.Problem, error) {
+	kind, err := problem.ParseTopology(c.String("topology"))
 	if err != nil {
-		return nil, usagef("invalid --topology %s: want star, tree or binomial", c.String("topology"))
+		return nil, flagErr(err)
 	}
-	p := &formulations.Problem{Kind: kind, Buffers: 1}
 	if err := refuseInapplicable(c, kind); err != nil {
 		return nil, err
 	}
-	switch kind {
-	case topology.Star:
-		// With --procs, m defaults to the number of processors listed.
-		if strings.TrimSpace(c.String("m")) == "" && strings.TrimSpace(c.String("procs")) != "" {
-			p.M = len(strings.Split(strings.TrimSpace(c.String("procs")), ","))
-		} else if p.M, err = parseInt(c, "m"); err != nil {
-			return nil, err
-		}
-	default:
-		if p.Order, err = topology.ParseOrder(c.String("order")); err != nil {
-			return nil, usagef("invalid --order %s: want nlf or llf", c.String("order"))
-		}
-		if p.P, err = parseInt(c, "p"); err != nil {
-			return nil, err
-		}
-		if p.H, err = parseInt(c, "h"); err != nil {
-			return nil, err
-		}
-		if kind == topology.Tree {
-			if p.Buffers, err = parseInt(c, "buffers"); err != nil {
-				return nil, err
-			}
-		}
-		if r := strings.TrimSpace(c.String("relay")); r != "" {
-			for _, f := range strings.Split(r, ",") {
-				l, err := strconv.Atoi(strings.TrimSpace(f))
-				if err != nil {
-					return nil, usagef("invalid --relay %s: want layer numbers separated by commas", r)
-				}
-				p.Relay = append(p.Relay, l)
-			}
-		}
-	}
-	if procs := strings.TrimSpace(c.String("procs")); procs != "" {
-		if kind != topology.Star {
-			return nil, usagef("invalid --procs: per-processor parameters need --topology star")
-		}
-		for i, f := range strings.Split(procs, ",") {
-			parts := strings.Split(strings.TrimSpace(f), ":")
-			if len(parts) != 3 {
-				return nil, usagef("invalid --procs entry %d %q: want S:C:A", i+1, f)
-			}
-			var q [3]float64
-			for k, s := range parts {
-				if q[k], err = strconv.ParseFloat(s, 64); err != nil {
-					return nil, usagef("invalid --procs entry %d %q: want S:C:A numbers", i+1, f)
-				}
-			}
-			p.Procs = append(p.Procs, schedule.Proc{S: q[0], C: q[1], A: q[2]})
-		}
+	in := problem.Input{Topology: kind.String(), Order: c.String("order")}
+	if kind == problem.Star {
+		err = parseStar(c, &in)
 	} else {
-		if p.S, err = parseFloat(c, "S", false); err != nil {
-			return nil, err
-		}
-		if p.C, err = parseFloat(c, "C", false); err != nil {
-			return nil, err
-		}
-		if p.A, err = parseFloat(c, "A", false); err != nil {
-			return nil, err
-		}
+		err = parseTree(c, kind, &in)
 	}
-	if p.D, err = parseFloat(c, "D", true); err != nil {
+	if err != nil {
 		return nil, err
 	}
-	if p.V, err = parseFloat(c, "V", false); err != nil {
+	if in.D, err = parseField(c, "D"); err != nil {
 		return nil, err
 	}
-	if err := p.Validate(); err != nil {
-		return nil, usage(err)
+	if in.V, err = parseField(c, "V"); err != nil {
+		return nil, err
 	}
-	return p, nil
+	p, err := problem.New(in)
+	return p, flagErr(err)
+}
+
+// parseStar reads m, and --procs or --S --C --A.
+func parseStar(c *cli.Context, in *problem.Input) error {
+	var err error
+	procs := strings.TrimSpace(c.String("procs"))
+	// With --procs, m defaults to the number of processors listed.
+	if strings.TrimSpace(c.String("m")) == "" && procs != "" {
+		in.M = len(strings.Split(procs, ","))
+	} else if in.M, err = parseInt(c, "m"); err != nil {
+		return err
+	}
+	if procs == "" {
+		return parseSCA(c, in)
+	}
+	for i, f := range strings.Split(procs, ",") {
+		parts := strings.Split(strings.TrimSpace(f), ":")
+		if len(parts) != 3 {
+			return usagef("invalid --procs entry %d %q: want S:C:A", i+1, f)
+		}
+		var q [3]float64
+		for k, s := range parts {
+			if q[k], err = strconv.ParseFloat(s, 64); err != nil {
+				return usagef("invalid --procs entry %d %q: want S:C:A numbers", i+1, f)
+			}
+		}
+		in.Procs = append(in.Procs, problem.Proc{S: q[0], C: q[1], A: q[2]})
+	}
+	return nil
+}
+
+// parseSCA reads --S, --C and --A.
+func parseSCA(c *cli.Context, in *problem.Input) error {
+	var err error
+	for _, f := range []struct {
+		name string
+		dst  *float64
+	}{{"S", &in.S}, {"C", &in.C}, {"A", &in.A}} {
+		if *f.dst, err = parseField(c, f.name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// parseTree reads p, h, buffers (ordinary trees), relay and S, C, A.
+func parseTree(c *cli.Context, kind problem.Kind, in *problem.Input) error {
+	var err error
+	if _, err := problem.ParseOrder(c.String("order")); err != nil {
+		return flagErr(err)
+	}
+	if in.P, err = parseInt(c, "p"); err != nil {
+		return err
+	}
+	if in.H, err = parseInt(c, "h"); err != nil {
+		return err
+	}
+	if kind == problem.Tree {
+		if in.Buffers, err = parseInt(c, "buffers"); err != nil {
+			return err
+		}
+		if in.Buffers == 0 {
+			return flagErr(problem.CheckInt(problem.FieldBuffers, 0))
+		}
+	}
+	if r := strings.TrimSpace(c.String("relay")); r != "" {
+		for _, f := range strings.Split(r, ",") {
+			l, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil {
+				return usagef("invalid --relay %s: want layer numbers separated by commas", r)
+			}
+			in.Relay = append(in.Relay, l)
+		}
+	}
+	if strings.TrimSpace(c.String("procs")) != "" {
+		return usagef("invalid --procs: per-processor parameters need --topology star")
+	}
+	return parseSCA(c, in)
 }
 
 // parseStages reads --stages N|min.
-func parseStages(c *cli.Context, p *formulations.Problem) (int, error) {
+func parseStages(c *cli.Context, p *problem.Problem) (int, error) {
 	s := strings.TrimSpace(c.String("stages"))
 	if s == "" || s == "min" {
 		n := p.NMin()
@@ -200,22 +233,19 @@ func parseStages(c *cli.Context, p *formulations.Problem) (int, error) {
 	if err != nil || n < 1 {
 		return 0, usagef("invalid --stages %s: want an integer >= 1 or min", s)
 	}
-	if nmin := p.NMin(); n < nmin {
-		return 0, usage(&pipeline.StagesError{N: n, NMin: nmin})
-	}
-	return n, nil
+	return n, flagErr(p.CheckStages(n))
 }
 
 // refuseInapplicable refuses flags that do not apply to the topology
 // instead of silently ignoring them.
-func refuseInapplicable(c *cli.Context, kind topology.Kind) error {
+func refuseInapplicable(c *cli.Context, kind problem.Kind) error {
 	var bad []string
 	switch kind {
-	case topology.Star:
+	case problem.Star:
 		bad = []string{"p", "h", "order", "buffers", "relay"}
-	case topology.Tree:
+	case problem.Tree:
 		bad = []string{"m", "procs"}
-	case topology.Binomial:
+	case problem.Binomial:
 		bad = []string{"m", "procs", "buffers"}
 	}
 	for _, name := range bad {

@@ -48,7 +48,7 @@ func TestMemoryEstimate(t *testing.T) {
 	} {
 		p := c.p
 		p.S, p.C, p.A, p.D, p.V = 1e-3, 1e-6, 1e-3, math.Inf(1), 5e6
-		est := float64(p.EstimateFull(c.n, formulations.FormCompact).Bytes())
+		est := float64(formulations.EstimateFull(&p, c.n, formulations.FormCompact).Bytes())
 		args := []string{"--topology", p.Kind.String(), "--D", "inf", "--stages", strconv.Itoa(c.n), "--no-prune"}
 		if p.Kind == topology.Star {
 			args = append(args, "--m", strconv.Itoa(p.M))

@@ -1,17 +1,14 @@
 package main
 
 import (
-	"errors"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 
-	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/internal/atomicfile"
 	"github.com/dlsched/dlsched/optimize"
 	"github.com/dlsched/dlsched/plotting"
-	"github.com/dlsched/dlsched/topology"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/urfave/cli/v2"
 )
 
@@ -45,51 +42,16 @@ func optimizeCommand() *cli.Command {
 	}
 }
 
-// presets are the paper's settings; each fills the problem flags the user
-// did not set.
-var presets = map[string][][2]string{
-	"fig9a": {{"topology", "star"}, {"m", "10"}, {"A", "1e-4"}, {"C", "1e-4"}, {"S", "1e-1"}, {"V", "1e7"}},
-	"fig9b": {{"topology", "star"}, {"m", "10"}, {"A", "1e-3"}, {"C", "1e-4"}, {"S", "1e-2"}, {"V", "1e7"}},
-	"fig11": {{"topology", "binomial"}, {"order", "llf"}, {"p", "2"}, {"h", "10"}, {"A", "1e-3"}, {"C", "1e-6"}, {"S", "1e-3"}, {"V", "1e7"}, {"D", "1e4"}},
-}
-
 func optimizeAction(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return usagef("unexpected argument %q", c.Args().First())
 	}
-	over := strings.TrimSpace(c.String("over"))
-	switch over {
-	case "n", "D", "n,D", "relay":
-	case "":
-		return usagef("missing --over: want n, D, n,D or relay")
-	default:
-		return usagef("invalid --over %s: want n, D, n,D or relay", over)
+	over, err := checkOver(c)
+	if err != nil {
+		return err
 	}
-	if (over == "D" || over == "n,D") && c.IsSet("D") {
-		return usagef("invalid --D with --over %s: the search sets D; give --D-min and --D-max", over)
-	}
-	if over == "relay" && c.IsSet("relay") {
-		return usagef("invalid --relay with --over relay: the search chooses the relay-only layers")
-	}
-	preset := c.String("preset")
-	if preset != "" {
-		set, ok := presets[preset]
-		if !ok {
-			return usagef("invalid --preset %s: want fig9a, fig9b or fig11", preset)
-		}
-		for _, kv := range set {
-			if !c.IsSet(kv[0]) {
-				if err := c.Set(kv[0], kv[1]); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	// The searches over D set D themselves; the problem only needs one.
-	if over == "D" || over == "n,D" {
-		if err := c.Set("D", "inf"); err != nil {
-			return err
-		}
+	if err := applyPreset(c, over); err != nil {
+		return err
 	}
 	p, err := parseProblem(c)
 	if err != nil {
@@ -99,20 +61,8 @@ func optimizeAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := checkOutPath("plot", c.String("plot"), ".svg", ".png"); err != nil {
+	if err := checkSearchFlags(c, over); err != nil {
 		return err
-	}
-	if c.Int("n-max") < 0 {
-		return usagef("invalid --n-max %d: want an integer >= 1", c.Int("n-max"))
-	}
-	if c.IsSet("through") && over != "n,D" {
-		return usagef("invalid --through with --over %s: --through applies to --over n,D", over)
-	}
-	if c.IsSet("stages") && over != "D" && over != "relay" {
-		return usagef("invalid --stages with --over %s: --stages applies to --over D and relay", over)
-	}
-	if c.Int("refine") < 0 {
-		return usagef("invalid --refine %d: want an integer >= 0", c.Int("refine"))
 	}
 	opt, done, err := pipelineOptions(c)
 	if err != nil {
@@ -121,69 +71,10 @@ func optimizeAction(c *cli.Context) error {
 	defer done()
 	opt.NoPrune = c.Bool("no-prune")
 	base := optimize.Options{Pipeline: opt, NMax: c.Int("n-max"), NoWarm: c.Bool("no-warm"), NoTimings: c.Bool("no-timings")}
-
-	var rep optimize.Report
-	switch over {
-	case "n":
-		r, err := optimize.OverN(p, base)
-		if err != nil {
-			return searchErr(err)
-		}
-		rep = optimize.NReport{P: p, R: r}
-	case "D":
-		dmin, dmax, err := dRange(c, false)
-		if err != nil {
-			return err
-		}
-		rule, n, err := stageRule(c, optimize.StagesBest)
-		if err != nil {
-			return err
-		}
-		refine := c.Int("refine")
-		if refine == 0 {
-			refine = -1
-		}
-		r, err := optimize.OverD(p, optimize.DOptions{Options: base, DMin: dmin, DMax: dmax, Points: c.Int("points"),
-			Refine: refine, Stages: rule, N: n, Within: c.Float64("within")})
-		if err != nil {
-			return searchErr(err)
-		}
-		rep = optimize.DReport{P: p, R: r}
-	case "n,D":
-		ds, err := surfaceDs(c, p, preset)
-		if err != nil {
-			return err
-		}
-		if c.Int("through") < 0 {
-			return usagef("invalid --through %d: want an integer >= 1", c.Int("through"))
-		}
-		r, err := optimize.OverND(p, ds, base, c.Int("through"))
-		if err != nil {
-			return searchErr(err)
-		}
-		rep = optimize.SurfaceReport{P: p, R: r}
-	case "relay":
-		if p.Kind == topology.Star {
-			return usagef("invalid --topology star with --over relay: want tree or binomial")
-		}
-		rule, n, err := stageRule(c, optimize.StagesMin)
-		if err != nil {
-			return err
-		}
-		if c.Int("exhaustive") < 0 {
-			return usagef("invalid --exhaustive %d: want an integer >= 0", c.Int("exhaustive"))
-		}
-		ex := c.Int("exhaustive")
-		if ex == 0 {
-			ex = -1
-		}
-		r, err := optimize.RelaySplit(p, optimize.SplitOptions{Options: base, Stages: rule, N: n, Exhaustive: ex})
-		if err != nil {
-			return searchErr(err)
-		}
-		rep = optimize.SplitReport{P: p, R: r}
+	rep, err := runSearch(c, over, p, base)
+	if err != nil {
+		return err
 	}
-
 	if path := c.String("plot"); path != "" {
 		pf, _ := plotting.Format(path)
 		ch := rep.Chart()
@@ -194,10 +85,156 @@ func optimizeAction(c *cli.Context) error {
 	return emit(c.String("out"), format, rep)
 }
 
-// searchErr marks the searches' option errors as bad usage.
+// checkOver reads --over and refuses the flags the search sets itself.
+func checkOver(c *cli.Context) (string, error) {
+	over := strings.TrimSpace(c.String("over"))
+	switch over {
+	case "n", "D", "n,D", "relay":
+	case "":
+		return "", usagef("missing --over: want n, D, n,D or relay")
+	default:
+		return "", usagef("invalid --over %s: want n, D, n,D or relay", over)
+	}
+	if (over == "D" || over == "n,D") && c.IsSet("D") {
+		return "", usagef("invalid --D with --over %s: the search sets D; give --D-min and --D-max", over)
+	}
+	if over == "relay" && c.IsSet("relay") {
+		return "", usagef("invalid --relay with --over relay: the search chooses the relay-only layers")
+	}
+	return over, nil
+}
+
+// applyPreset fills the problem flags the user did not set from --preset
+// (optimize.Preset); the searches over D set D themselves.
+func applyPreset(c *cli.Context, over string) error {
+	if name := c.String("preset"); name != "" {
+		set, err := optimize.Preset(name)
+		if err != nil {
+			return flagErr(err)
+		}
+		for _, kv := range set {
+			if !c.IsSet(kv[0]) {
+				if err := c.Set(kv[0], kv[1]); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if over == "D" || over == "n,D" {
+		return c.Set("D", "inf")
+	}
+	return nil
+}
+
+// checkSearchFlags refuses search flags that are out of range or do not
+// apply to the search, before anything is solved.
+func checkSearchFlags(c *cli.Context, over string) error {
+	if err := checkOutPath("plot", c.String("plot"), ".svg", ".png"); err != nil {
+		return err
+	}
+	switch {
+	case c.Int("n-max") < 0:
+		return usagef("invalid --n-max %d: want an integer >= 1", c.Int("n-max"))
+	case c.IsSet("through") && over != "n,D":
+		return usagef("invalid --through with --over %s: --through applies to --over n,D", over)
+	case c.IsSet("stages") && over != "D" && over != "relay":
+		return usagef("invalid --stages with --over %s: --stages applies to --over D and relay", over)
+	case c.Int("refine") < 0:
+		return usagef("invalid --refine %d: want an integer >= 0", c.Int("refine"))
+	}
+	return nil
+}
+
+// runSearch runs the search of --over and returns its report.
+func runSearch(c *cli.Context, over string, p *problem.Problem, base optimize.Options) (optimize.Report, error) {
+	switch over {
+	case "n":
+		r, err := optimize.OverN(p, base)
+		if err != nil {
+			return nil, searchErr(err)
+		}
+		return optimize.NReport{P: p, R: r}, nil
+	case "D":
+		return searchD(c, p, base)
+	case "n,D":
+		return searchND(c, p, base)
+	}
+	return searchRelay(c, p, base)
+}
+
+// searchD runs --over D.
+func searchD(c *cli.Context, p *problem.Problem, base optimize.Options) (optimize.Report, error) {
+	dmin, dmax, err := dRange(c, false)
+	if err != nil {
+		return nil, err
+	}
+	rule, n, err := stageRule(c, optimize.StagesBest)
+	if err != nil {
+		return nil, err
+	}
+	refine := c.Int("refine")
+	if refine == 0 {
+		refine = -1
+	}
+	r, err := optimize.OverD(p, optimize.DOptions{Options: base, DMin: dmin, DMax: dmax, Points: c.Int("points"),
+		Refine: refine, Stages: rule, N: n, Within: c.Float64("within")})
+	if err != nil {
+		return nil, searchErr(err)
+	}
+	return optimize.DReport{P: p, R: r}, nil
+}
+
+// searchND runs --over n,D on the grid of optimize.SurfaceDs.
+func searchND(c *cli.Context, p *problem.Problem, base optimize.Options) (optimize.Report, error) {
+	preset := c.String("preset")
+	dmin, dmax, err := dRange(c, strings.HasPrefix(preset, "fig9"))
+	if err != nil {
+		return nil, err
+	}
+	ds, err := optimize.SurfaceDs(p.V, dmin, dmax, c.Int("points"), preset)
+	if err != nil {
+		return nil, flagErr(err)
+	}
+	if c.Int("through") < 0 {
+		return nil, usagef("invalid --through %d: want an integer >= 1", c.Int("through"))
+	}
+	r, err := optimize.OverND(p, ds, base, c.Int("through"))
+	if err != nil {
+		return nil, searchErr(err)
+	}
+	return optimize.SurfaceReport{P: p, R: r}, nil
+}
+
+// searchRelay runs --over relay.
+func searchRelay(c *cli.Context, p *problem.Problem, base optimize.Options) (optimize.Report, error) {
+	if p.Kind == problem.Star {
+		return nil, usagef("invalid --topology star with --over relay: want tree or binomial")
+	}
+	rule, n, err := stageRule(c, optimize.StagesMin)
+	if err != nil {
+		return nil, err
+	}
+	if c.Int("exhaustive") < 0 {
+		return nil, usagef("invalid --exhaustive %d: want an integer >= 0", c.Int("exhaustive"))
+	}
+	ex := c.Int("exhaustive")
+	if ex == 0 {
+		ex = -1
+	}
+	r, err := optimize.RelaySplit(p, optimize.SplitOptions{Options: base, Stages: rule, N: n, Exhaustive: ex})
+	if err != nil {
+		return nil, searchErr(err)
+	}
+	return optimize.SplitReport{P: p, R: r}, nil
+}
+
+// searchErr marks the searches' option errors as bad usage, naming the
+// flags.
 func searchErr(err error) error {
-	var re *optimize.RangeError
-	if errors.As(err, &re) || isUsage(err) {
+	if fe := flagErr(err); fe != err {
+		return fe
+	}
+	if isUsage(err) {
 		return usage(err)
 	}
 	return err
@@ -241,34 +278,4 @@ func dRange(c *cli.Context, optional bool) (float64, float64, error) {
 		return 0, 0, usagef("invalid --D-max %g: want a number > --D-min %g", dmax, dmin)
 	}
 	return dmin, dmax, nil
-}
-
-// surfaceDs returns the buffer sizes of --over n,D: a log grid of --points
-// sizes in [--D-min, --D-max], or with a Fig. 9 preset the fractions of V
-// of optimize.Fig9Fractions.
-func surfaceDs(c *cli.Context, p *formulations.Problem, preset string) ([]float64, error) {
-	dmin, dmax, err := dRange(c, strings.HasPrefix(preset, "fig9"))
-	if err != nil {
-		return nil, err
-	}
-	if dmin == 0 {
-		out := make([]float64, len(optimize.Fig9Fractions))
-		for i, f := range optimize.Fig9Fractions {
-			out[i] = f * p.V
-		}
-		return out, nil
-	}
-	k := c.Int("points")
-	if k == 0 {
-		k = 7
-	}
-	if k < 2 || k > 100 {
-		return nil, usagef("invalid --points %d: want an integer from 2 to 100", k)
-	}
-	out := make([]float64, k)
-	for i := range out {
-		out[i] = math.Exp(math.Log(dmin) + (math.Log(dmax)-math.Log(dmin))*float64(i)/float64(k-1))
-	}
-	out[0], out[k-1] = dmin, dmax
-	return out, nil
 }

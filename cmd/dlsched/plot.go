@@ -7,6 +7,7 @@ import (
 	"github.com/dlsched/dlsched/internal/atomicfile"
 	"github.com/dlsched/dlsched/plotting"
 	"github.com/dlsched/dlsched/sweep"
+	"github.com/dlsched/dlsched/table"
 	"github.com/urfave/cli/v2"
 )
 
@@ -70,20 +71,20 @@ func plotAction(c0 *cli.Context) error {
 	if c.String("x") == "" {
 		return usagef("missing --x: the column on the x axis, e.g. V")
 	}
-	ps := sweep.PlotSpec{
+	ps := table.PlotSpec{
 		X: c.String("x"), Y: splitList(c.String("y")), Series: splitList(c.String("series")),
 		Agg: c.String("agg"), LogX: c.Bool("logx"), LogY: c.Bool("logy"), Title: c.String("title"),
 		XLabel: c.String("xlabel"), YLabel: c.String("ylabel"),
 	}
 	for _, w := range c.Generic("where").(*multiFlag).vals {
-		f, err := sweep.ParseFilter(w)
+		f, err := table.ParseFilter(w)
 		if err != nil {
 			return usagef("invalid --where %s", err)
 		}
 		ps.Where = append(ps.Where, f)
 	}
 	if m := c.String("minus"); m != "" {
-		f, err := sweep.ParseFilter(m)
+		f, err := table.ParseFilter(m)
 		if err != nil {
 			return usagef("invalid --minus %s", err)
 		}
@@ -94,9 +95,9 @@ func plotAction(c0 *cli.Context) error {
 	if err != nil {
 		return usagef("invalid argument %v", err)
 	}
-	ch, err := sweep.Chart(recs, ps)
+	ch, err := table.Chart(recs, ps)
 	if err != nil {
-		return usage(err)
+		return usage(flagErr(err))
 	}
 	return atomicfile.Write(out, func(w io.Writer) error { return plotting.Write(w, format, ch) })
 }

@@ -10,13 +10,11 @@ import (
 	"strings"
 
 	"github.com/dlsched/dlsched/executor/replay"
-	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/internal/atomicfile"
 	"github.com/dlsched/dlsched/optimize"
 	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
-	"github.com/dlsched/dlsched/solver"
-	"github.com/dlsched/dlsched/solver/backends"
 	"github.com/urfave/cli/v2"
 )
 
@@ -57,47 +55,14 @@ func solveCommand() *cli.Command {
 	}
 }
 
-// pipelineOptions reads the solver flags.
+// pipelineOptions reads the solver flags into pipeline.Settings and
+// returns the options with their solver and its release function.
 func pipelineOptions(c *cli.Context) (pipeline.Options, func(), error) {
-	var opt pipeline.Options
-	var err error
-	if opt.Form, err = formulations.ParseForm(c.String("form")); err != nil {
-		return opt, nil, usagef("invalid --form %s: want compact, paper or chain", c.String("form"))
-	}
-	switch c.String("algorithm") {
-	case "auto":
-		opt.Auto = true
-	case "dual":
-		opt.Base.Algorithm = solver.Dual
-	case "primal":
-		opt.Base.Algorithm = solver.Primal
-	case "barrier":
-		opt.Base.Algorithm = solver.Barrier
-	default:
-		return opt, nil, usagef("invalid --algorithm %s: want auto, dual, primal or barrier", c.String("algorithm"))
-	}
-	tol := c.Float64("tolerance")
-	if !(tol > 0 && tol < 1) {
-		return opt, nil, usagef("invalid --tolerance %g: want a number in (0, 1)", tol)
-	}
-	opt.Tolerance = tol
-	opt.NoStageGeneration = !c.Bool("stage-generation")
-	mem := c.Int64("max-memory")
-	if mem < minMemoryMB || mem > maxMemoryMB {
-		return opt, nil, usagef("invalid --max-memory %d: want a number of MB from %d to %d", mem, minMemoryMB, maxMemoryMB)
-	}
-	opt.MaxModelBytes = mem << 20
-	name := c.String("solver")
-	if name != "clp" && name != "gonum" {
-		return opt, nil, usagef("invalid --solver %s: want clp or gonum", name)
-	}
-	s, err := backends.New(name)
-	if err != nil {
-		return opt, nil, err
-	}
-	opt.Solver = s
-	opt.Base.Context = c.Context
-	return opt, func() { backends.Close(s) }, nil
+	st := pipeline.Settings{Solver: c.String("solver"), Algorithm: c.String("algorithm"), Form: c.String("form"),
+		Tolerance: c.Float64("tolerance"), MaxMemoryMB: c.Int64("max-memory"), NoStageGeneration: !c.Bool("stage-generation"),
+		Context: c.Context}
+	opt, done, err := st.Options()
+	return opt, done, flagErr(err)
 }
 
 func checkOutPath(flag, path string, exts ...string) error {
@@ -123,22 +88,8 @@ func solveAction(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return usagef("unexpected argument %q", c.Args().First())
 	}
-	p, err := parseProblem(c)
+	p, n, format, err := solveInputs(c)
 	if err != nil {
-		return err
-	}
-	n, err := parseStages(c, p)
-	if err != nil {
-		return err
-	}
-	format, err := outputFormat(c)
-	if err != nil {
-		return err
-	}
-	if err := checkOutPath("gantt", c.String("gantt"), ".svg"); err != nil {
-		return err
-	}
-	if err := checkOutPath("export-model", c.String("export-model"), ".mps", ".lp"); err != nil {
 		return err
 	}
 	opt, done, err := pipelineOptions(c)
@@ -147,61 +98,12 @@ func solveAction(c *cli.Context) error {
 	}
 	defer done()
 	opt.NoPrune = c.Bool("no-prune")
-
-	if err := pipeline.CheckSize(p, n, opt); err != nil {
-		return sizeUsage(err, "use fewer stages")
+	if err := checkSolveSize(c, p, n, opt); err != nil {
+		return err
 	}
-	if !c.Bool("no-verify") {
-		if err := replay.CheckPlatform(p.Kind, p.M, p.P, p.H, float64(n)*p.Processors(), opt.MaxModelBytes); err != nil {
-			return sizeUsage(err, "skip verification with --no-verify")
-		}
-	}
-	if path := c.String("export-model"); path != "" {
-		if err := exportModel(p, n, opt, path); err != nil {
-			return err
-		}
-	}
-	// A large LP: collect garbage at 25% heap growth instead of 100% while
-	// solving. The LP's memory is dominated by the model (kept by this
-	// process for certification) and the solver's copy; Go's default lets
-	// the heap double on top of them. Measured on the star m = 10,
-	// n = 10,000, D = V/n: peak 318 MB with the default, 191 MB with 25%,
-	// time unchanged (the solve is Clp's), against about 280 MB for the clp
-	// command-line solver on the same model (README, Performance).
-	gc := -2 // no change
-	if est := p.EstimateFull(n, opt.Form); est.Bytes() > largeLPBytes && os.Getenv("GOGC") == "" {
-		gc = debug.SetGCPercent(25)
-	}
-	var s *schedule.Schedule
-	pattern := c.String("pattern")
-	if opt.NoPrune {
-		if c.IsSet("pattern") {
-			return usagef("invalid --pattern %s with --no-prune: without pruning every message of the n-stage pattern is sent", pattern)
-		}
-		pattern = "search" // SolveBest solves the full pattern as it is
-	}
-	switch pattern {
-	case "greedy":
-		if s, err = pipeline.Solve(p, n, opt); err == nil {
-			optimize.SetPatternBound(p, s)
-		}
-	case "search":
-		s, err = optimize.SolveBest(p, n, optimize.PatternOptions{Pipeline: opt})
-	case "exact":
-		s, err = optimize.SolveExact(p, n, optimize.ExactOptions{Pipeline: opt})
-		var se *optimize.SizeExactError
-		if errors.As(err, &se) {
-			return usagef("invalid --pattern exact: %v", err)
-		}
-	default:
-		return usagef("invalid --pattern %s: want search, greedy or exact", pattern)
-	}
-	if gc != -2 {
-		// Drop the model before going on, so that the default target
-		// applies to what is left (the schedule), not to the model.
-		debug.FreeOSMemory()
-		debug.SetGCPercent(gc)
-	}
+	gc := lowerGC(p, n, opt)
+	s, err := solvePattern(c, p, n, opt)
+	restoreGC(gc)
 	if err != nil {
 		return err
 	}
@@ -229,25 +131,109 @@ func solveAction(c *cli.Context) error {
 	return nil
 }
 
-// exportModel writes the LP of the full n-stage pattern in the chosen form.
-func exportModel(p *formulations.Problem, n int, opt pipeline.Options, path string) error {
+// solveInputs reads the problem, --stages and --format and checks the
+// output paths, before anything is solved.
+func solveInputs(c *cli.Context) (*problem.Problem, int, string, error) {
+	p, err := parseProblem(c)
+	if err != nil {
+		return nil, 0, "", err
+	}
+	n, err := parseStages(c, p)
+	if err != nil {
+		return nil, 0, "", err
+	}
+	format, err := outputFormat(c)
+	if err != nil {
+		return nil, 0, "", err
+	}
+	if err := checkOutPath("gantt", c.String("gantt"), ".svg"); err != nil {
+		return nil, 0, "", err
+	}
+	if err := checkOutPath("export-model", c.String("export-model"), ".mps", ".lp"); err != nil {
+		return nil, 0, "", err
+	}
+	return p, n, format, nil
+}
+
+// checkSolveSize refuses an LP or a verification over the memory limit,
+// then writes --export-model.
+func checkSolveSize(c *cli.Context, p *problem.Problem, n int, opt pipeline.Options) error {
 	if err := pipeline.CheckSize(p, n, opt); err != nil {
 		return sizeUsage(err, "use fewer stages")
 	}
-	nw, err := formulations.NewNetwork(p, formulations.FullPattern(p, n))
-	if err != nil {
-		return err
+	if !c.Bool("no-verify") {
+		if err := replay.CheckPlatform(p.Kind, p.M, p.P, p.H, float64(n)*p.Processors(), opt.MaxModelBytes); err != nil {
+			return sizeUsage(err, "skip verification with --no-verify")
+		}
 	}
-	sc := formulations.NewScale(p)
-	m, _ := nw.Build(opt.Form, sc)
-	m.Comments = []string{
-		fmt.Sprintf("dlsched %s LP, %s form, n=%d stages", p.Kind, opt.Form, n),
-		fmt.Sprintf("scaled units: load unit L0=%g, time unit T0=%g; Cmax(user) = T0 * objective", sc.L0, sc.T0),
+	if path := c.String("export-model"); path != "" {
+		return exportModel(p, n, opt, path)
 	}
-	if strings.EqualFold(filepath.Ext(path), ".lp") {
-		return atomicfile.Write(path, m.WriteLP)
+	return nil
+}
+
+// solvePattern solves with the message pattern of --pattern.
+func solvePattern(c *cli.Context, p *problem.Problem, n int, opt pipeline.Options) (*schedule.Schedule, error) {
+	pattern := c.String("pattern")
+	if opt.NoPrune {
+		if c.IsSet("pattern") {
+			return nil, usagef("invalid --pattern %s with --no-prune: without pruning every message of the n-stage pattern is sent", pattern)
+		}
+		pattern = "search" // SolveBest solves the full pattern as it is
 	}
-	return atomicfile.Write(path, m.WriteMPS)
+	switch pattern {
+	case "greedy":
+		s, err := pipeline.Solve(p, n, opt)
+		if err != nil {
+			return nil, flagErr(err)
+		}
+		optimize.SetPatternBound(p, s)
+		return s, nil
+	case "search":
+		s, err := optimize.SolveBest(p, n, optimize.PatternOptions{Pipeline: opt})
+		return s, flagErr(err)
+	case "exact":
+		s, err := optimize.SolveExact(p, n, optimize.ExactOptions{Pipeline: opt})
+		var se *optimize.SizeExactError
+		if errors.As(err, &se) {
+			return nil, usagef("invalid --pattern exact: %v", err)
+		}
+		return s, flagErr(err)
+	}
+	return nil, usagef("invalid --pattern %s: want search, greedy or exact", pattern)
+}
+
+// lowerGC makes the garbage collector run at 25% heap growth instead of
+// 100% while a large LP is solved (estimated above largeLPBytes, GOGC
+// unset), and returns the previous setting, or -2 for no change. The LP's
+// memory is dominated by the model (kept by this process for
+// certification) and the solver's copy; Go's default lets the heap double
+// on top of them. Measured on the star m = 10, n = 10,000, D = V/n: peak
+// 318 MB with the default, 191 MB with 25%, time unchanged (the solve is
+// Clp's), against about 280 MB for the clp command-line solver on the same
+// model (README, Performance).
+func lowerGC(p *problem.Problem, n int, opt pipeline.Options) int {
+	if pipeline.ModelBytes(p, n, opt.Form) > largeLPBytes && os.Getenv("GOGC") == "" {
+		return debug.SetGCPercent(25)
+	}
+	return -2
+}
+
+// restoreGC drops the model before going on, so that the previous target
+// applies to what is left (the schedule), not to the model.
+func restoreGC(gc int) {
+	if gc != -2 {
+		debug.FreeOSMemory()
+		debug.SetGCPercent(gc)
+	}
+}
+
+// exportModel writes the LP of the full n-stage pattern in the chosen form.
+func exportModel(p *problem.Problem, n int, opt pipeline.Options, path string) error {
+	if err := pipeline.CheckSize(p, n, opt); err != nil {
+		return sizeUsage(err, "use fewer stages")
+	}
+	return atomicfile.Write(path, func(w io.Writer) error { return pipeline.WriteModel(w, p, n, opt, pipeline.IsLPFile(path)) })
 }
 
 // report is anything the CLI prints in the three output formats.

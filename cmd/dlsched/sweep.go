@@ -135,19 +135,9 @@ func sweepAction(c0 *cli.Context) error {
 	if err != nil {
 		return usage(err)
 	}
-	var sh sweep.Shard
-	src := "--shard"
-	if s := c.String("shard"); s != "" {
-		if sh, err = sweep.ParseShard(s); err != nil {
-			return usage(err)
-		}
-	} else {
-		if c.Int("shards") < 0 {
-			return usagef("invalid --shards %d: want a count >= 1", c.Int("shards"))
-		}
-		if sh, src, err = sweep.ShardFromEnv(os.Getenv, c.Int("shards")); err != nil {
-			return usage(err)
-		}
+	sh, src, err := sweepShard(c)
+	if err != nil {
+		return err
 	}
 	if c.Bool("list") {
 		for _, pt := range sp.Points() {
@@ -157,80 +147,21 @@ func sweepAction(c0 *cli.Context) error {
 		}
 		return nil
 	}
-	out := c.String("out")
-	if out == "" {
-		out = "results.jsonl"
-		if !sh.All() {
-			out = fmt.Sprintf("results-shard-%d-of-%d.jsonl", sh.Index, sh.Count)
-		}
-	}
-	format, err := outFormat(c.String("format"), out)
+	out, journal, format, err := sweepFiles(c, sh)
 	if err != nil {
 		return err
 	}
-	journal := out
-	if format == "csv" {
-		if !strings.EqualFold(filepath.Ext(out), ".csv") {
-			return usagef("invalid --out %s: with --format csv want a file ending in .csv (rows are kept in the .jsonl beside it)", out)
-		}
-		journal = strings.TrimSuffix(out, filepath.Ext(out)) + ".jsonl"
-	} else if strings.EqualFold(filepath.Ext(out), ".csv") {
-		return usagef("invalid --out %s: with --format jsonl want a file not ending in .csv", out)
-	}
-	if err := checkOutPath("out", out); err != nil {
+	opt, err := sweepOptions(c, sp, sh)
+	if err != nil {
 		return err
 	}
-	for _, f := range []string{journal, out} {
-		if st, err := os.Stat(f); err == nil && !st.Mode().IsRegular() {
-			return usagef("invalid --out %s: %s is not a regular file; a sweep resumes from its results file, so it must be one", c.String("out"), f)
-		}
-	}
-	opt := sweep.Options{Workers: c.Int("workers"), Shard: sh, Run: sp.Run}
-	if opt.Workers < 0 {
-		return usagef("invalid --workers %d: want a number >= 1", opt.Workers)
-	}
-	if c.Bool("no-verify") {
-		opt.Run.Verify = false
-	}
-	opt.NoTimings = c.Bool("no-timings")
-	if s := c.String("solver"); s != "" {
-		if s != "clp" && s != "gonum" {
-			return usagef("invalid --solver %s: want clp or gonum", s)
-		}
-		opt.Run.Solver = s
-	}
-	if m := c.Int("max-stages"); m >= 0 {
-		opt.Run.MaxStages = m
-	} else if m != -1 {
-		return usagef("invalid --max-stages %d: want a number >= 0", m)
-	}
 	quiet := c.Bool("quiet")
-	var bar *progressbar.ProgressBar
-	if !quiet && term.IsTerminal(int(os.Stderr.Fd())) {
-		opt.Start = func(total, done int) {
-			desc := "sweep"
-			if !sh.All() {
-				desc = "shard " + sh.String()
-			}
-			bar = progressbar.NewOptions(total,
-				progressbar.OptionSetWriter(os.Stderr),
-				progressbar.OptionSetDescription(desc),
-				progressbar.OptionShowCount(),
-				progressbar.OptionShowIts(),
-				progressbar.OptionSetItsString("points"),
-				progressbar.OptionSetPredictTime(true),
-				progressbar.OptionSetElapsedTime(true),
-				progressbar.OptionThrottle(100*time.Millisecond),
-				progressbar.OptionClearOnFinish())
-			_ = bar.Set(done)
-		}
-		opt.Progress = func(done, total int) { _ = bar.Set(done) }
-	}
+	bar := progressBar(&opt, sh, quiet)
 	// SIGINT/SIGTERM cancel c.Context (signals.go); a second signal kills
 	// at once, and the results file stays consistent either way.
 	sum, err := sweep.Run(c.Context, sp, journal, opt)
-	if bar != nil {
-		_ = bar.Finish()
+	if *bar != nil {
+		_ = (*bar).Finish()
 	}
 	if errors.Is(err, context.Canceled) {
 		return cli.Exit(fmt.Sprintf("interrupted: %d of %d points in %s; run the same command again to resume", sum.Done+sum.Solved, sum.Total, journal), 130)
@@ -242,17 +173,125 @@ func sweepAction(c0 *cli.Context) error {
 		printSummary(os.Stderr, sh, src, journal, &sum)
 	}
 	if format == "csv" {
-		rows, rep, err := sweep.Merge([]string{journal}, sp)
-		if err != nil {
-			return err
-		}
-		rows = shardRows(rows, sp, sh)
-		_ = rep
-		if err := atomicfile.Write(out, func(w io.Writer) error { return sweep.WriteCSV(w, rows) }); err != nil {
-			return err
-		}
+		return writeShardCSV(out, journal, sp, sh)
 	}
 	return nil
+}
+
+// sweepShard reads --shard, or the shard of a cluster job's environment
+// (--shards); src says where it came from.
+func sweepShard(c *cli.Context) (sweep.Shard, string, error) {
+	if s := c.String("shard"); s != "" {
+		sh, err := sweep.ParseShard(s)
+		return sh, "--shard", flagErr(err)
+	}
+	if c.Int("shards") < 0 {
+		return sweep.Shard{}, "", usagef("invalid --shards %d: want a count >= 1", c.Int("shards"))
+	}
+	sh, src, err := sweep.ShardFromEnv(os.Getenv, c.Int("shards"))
+	if err != nil {
+		return sh, src, flagErr(err)
+	}
+	if src == sweep.SourceShards {
+		src = flagName(src)
+	}
+	return sh, src, nil
+}
+
+// sweepFiles returns the output file, the JSON-lines journal the rows go
+// to while running (the output itself unless it is CSV) and the format.
+func sweepFiles(c *cli.Context, sh sweep.Shard) (out, journal, format string, err error) {
+	out = c.String("out")
+	if out == "" {
+		out = "results.jsonl"
+		if !sh.All() {
+			out = fmt.Sprintf("results-shard-%d-of-%d.jsonl", sh.Index, sh.Count)
+		}
+	}
+	if format, err = outFormat(c.String("format"), out); err != nil {
+		return "", "", "", err
+	}
+	journal = out
+	if format == "csv" {
+		if !strings.EqualFold(filepath.Ext(out), ".csv") {
+			return "", "", "", usagef("invalid --out %s: with --format csv want a file ending in .csv (rows are kept in the .jsonl beside it)", out)
+		}
+		journal = strings.TrimSuffix(out, filepath.Ext(out)) + ".jsonl"
+	} else if strings.EqualFold(filepath.Ext(out), ".csv") {
+		return "", "", "", usagef("invalid --out %s: with --format jsonl want a file not ending in .csv", out)
+	}
+	if err := checkOutPath("out", out); err != nil {
+		return "", "", "", err
+	}
+	for _, f := range []string{journal, out} {
+		if st, err := os.Stat(f); err == nil && !st.Mode().IsRegular() {
+			return "", "", "", usagef("invalid --out %s: %s is not a regular file; a sweep resumes from its results file, so it must be one", c.String("out"), f)
+		}
+	}
+	return out, journal, format, nil
+}
+
+// sweepOptions reads the flags that override the spec's [run] table.
+func sweepOptions(c *cli.Context, sp *sweep.Spec, sh sweep.Shard) (sweep.Options, error) {
+	opt := sweep.Options{Workers: c.Int("workers"), Shard: sh, Run: sp.Run}
+	if opt.Workers < 0 {
+		return opt, usagef("invalid --workers %d: want a number >= 1", opt.Workers)
+	}
+	if c.Bool("no-verify") {
+		opt.Run.Verify = false
+	}
+	opt.NoTimings = c.Bool("no-timings")
+	if s := c.String("solver"); s != "" {
+		if s != "clp" && s != "gonum" {
+			return opt, usagef("invalid --solver %s: want clp or gonum", s)
+		}
+		opt.Run.Solver = s
+	}
+	if m := c.Int("max-stages"); m >= 0 {
+		opt.Run.MaxStages = m
+	} else if m != -1 {
+		return opt, usagef("invalid --max-stages %d: want a number >= 0", m)
+	}
+	return opt, nil
+}
+
+// progressBar sets opt's progress callbacks to draw a bar on a terminal
+// (unless quiet) and returns where the bar will be.
+func progressBar(opt *sweep.Options, sh sweep.Shard, quiet bool) **progressbar.ProgressBar {
+	var bar *progressbar.ProgressBar
+	if quiet || !term.IsTerminal(int(os.Stderr.Fd())) {
+		return &bar
+	}
+	opt.Start = func(total, done int) {
+		desc := "sweep"
+		if !sh.All() {
+			desc = "shard " + sh.String()
+		}
+		bar = progressbar.NewOptions(total,
+			progressbar.OptionSetWriter(os.Stderr),
+			progressbar.OptionSetDescription(desc),
+			progressbar.OptionShowCount(),
+			progressbar.OptionShowIts(),
+			progressbar.OptionSetItsString("points"),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionSetElapsedTime(true),
+			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionClearOnFinish())
+		_ = bar.Set(done)
+	}
+	opt.Progress = func(done, total int) { _ = bar.Set(done) }
+	return &bar
+}
+
+// writeShardCSV writes the shard's rows of the journal to out as CSV, in
+// grid order.
+func writeShardCSV(out, journal string, sp *sweep.Spec, sh sweep.Shard) error {
+	rows, _, err := sweep.Merge([]string{journal}, sp)
+	if err != nil {
+		return err
+	}
+	rows = shardRows(rows, sp, sh)
+	return atomicfile.Write(out, func(w io.Writer) error { return sweep.WriteCSV(w, rows) })
 }
 
 // shardRows keeps the rows of the shard's points.

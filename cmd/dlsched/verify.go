@@ -27,7 +27,7 @@ func verifyCommand() *cli.Command {
 			if err != nil {
 				return usagef("%s: %v", c.Args().First(), err)
 			}
-			v, err := replay.Verify(s, replay.Options{Context: c.Context})
+			v, err := replay.VerifyInput(s, replay.Options{Context: c.Context})
 			if err != nil {
 				if c.Context.Err() != nil {
 					return err

@@ -4,9 +4,10 @@
 // physical model of docs/semantics.md (Drozdowski & Wolniewicz 2004,
 // Sections 2 and 3).
 //
-// The package imports the kernel (executor), schedule and topology, and
-// never the LP formulations, the solvers or the solve engine, whose claims
-// it checks.
+// The package imports the kernel (executor), schedule, topology and
+// problem (VerifyInput checks a user's schedule with the one validator of
+// problem parameters), and never the LP formulations, the solvers or the
+// solve engine, whose claims it checks.
 //
 // Verify replays a schedule.Schedule in two modes and fills a
 // schedule.Verification:

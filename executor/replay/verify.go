@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/topology"
 )
@@ -429,4 +430,22 @@ func checkStated(ck *checker, res *Result, tol float64) {
 			})
 		}
 	}
+}
+
+// VerifyInput verifies a schedule given by a user (a JSON file): after the
+// memory estimate, its problem must pass problem.FromSchedule, the one
+// validator of every entry point (an error names the field as a
+// *problem.FieldError); then it is verified as by Verify. Verify itself
+// accepts any problem it can replay (zero rates, V = 0), as the farms and
+// tests build them.
+func VerifyInput(s *schedule.Schedule, opt Options) (*schedule.Verification, error) {
+	if err := checkLimit(s, &opt); err != nil {
+		return nil, err
+	}
+	if s != nil {
+		if _, err := problem.FromSchedule(s); err != nil {
+			return nil, fmt.Errorf("problem: %w", err)
+		}
+	}
+	return Verify(s, opt)
 }

@@ -73,6 +73,13 @@ func TestImportRules(t *testing.T) {
 			}
 		}
 	}
+	// The parameter type sits below everything that builds or judges a
+	// schedule: problem imports only topology and schedule.
+	for _, d := range deps("problem") {
+		if d != "topology" && d != "schedule" {
+			t.Errorf("problem imports %s", d)
+		}
+	}
 	for _, d := range deps("lp") {
 		if strings.HasPrefix(d, "solver") || d == "topology" {
 			t.Errorf("lp imports %s", d)

@@ -20,7 +20,7 @@ func New(name string) (solver.Solver, error) {
 	case "clp", "":
 		p, err := clp.New()
 		if err != nil {
-			return nil, fmt.Errorf("solver clp: %w (rebuild with cgo and Clp, or use --solver gonum)", err)
+			return nil, fmt.Errorf("solver clp: %w (rebuild with cgo and Clp, or use the gonum solver)", err)
 		}
 		return p, nil
 	case "gonum":

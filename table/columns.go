@@ -1,4 +1,4 @@
-package sweep
+package table
 
 import (
 	"math"
@@ -86,10 +86,10 @@ func legendValue(col, cell string) string {
 		}
 		return cell + " buffers"
 	}
-	if f, ok := parseNum(cell); ok && math.IsInf(f, 1) {
+	if f, ok := ParseNumber(cell); ok && math.IsInf(f, 1) {
 		return "∞"
 	}
-	return canon(cell)
+	return Canon(cell)
 }
 
 // legendPart is "D = 100", or the bare value for columns that name
@@ -114,7 +114,7 @@ func fixedNote(recs []Record, identity []string, skip map[string]bool) string {
 		}
 		vals := map[string]bool{}
 		for _, r := range recs {
-			vals[canon(r[c])] = true
+			vals[Canon(r[c])] = true
 		}
 		if len(vals) != 1 {
 			continue

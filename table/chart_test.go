@@ -1,4 +1,4 @@
-package sweep
+package table
 
 import (
 	"strings"
@@ -41,7 +41,7 @@ func TestChartMinusAggRef(t *testing.T) {
 	if ch.XLabel != "load V (units)" || ch.YLabel != "Cmax − Cmax at D = 100 (s)" || ch.Note != "n = 1" {
 		t.Errorf("labels: x %q, y %q, note %q", ch.XLabel, ch.YLabel, ch.Note)
 	}
-	if _, err := Chart(recs, PlotSpec{X: "V", Y: []string{"cmax"}, Series: []string{"D"}}); err == nil || !strings.Contains(err.Error(), "--agg") {
+	if _, err := Chart(recs, PlotSpec{X: "V", Y: []string{"cmax"}, Series: []string{"D"}}); err == nil || !strings.Contains(err.Error(), "or agg min") {
 		t.Errorf("duplicate x without --agg: %v", err)
 	}
 	ch, err = Chart(recs, PlotSpec{X: "V", Y: []string{"cmax"}, Series: []string{"D"}, Agg: "min", Refs: []string{"lb"}})
@@ -51,7 +51,7 @@ func TestChartMinusAggRef(t *testing.T) {
 	if len(ch.Series) != 3 || ch.Series[1].Y[1] != 7.000000000001 || ch.Series[2].Name != "lb" || ch.Series[2].Y[1] != 2 {
 		t.Errorf("agg/ref: %+v", ch.Series)
 	}
-	if _, err := Chart(recs, PlotSpec{X: "W", Y: []string{"cmax"}}); err == nil || !strings.Contains(err.Error(), "--x W") {
+	if _, err := Chart(recs, PlotSpec{X: "W", Y: []string{"cmax"}}); err == nil || !strings.Contains(err.Error(), "invalid x W") {
 		t.Errorf("unknown column: %v", err)
 	}
 }

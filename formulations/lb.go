@@ -1,10 +1,9 @@
-package optimize
+package formulations
 
 import (
 	"fmt"
 	"math"
 
-	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/topology"
 )
@@ -49,7 +48,7 @@ type LBLayer struct {
 }
 
 // lbParts returns T(n) and Aα(n) for layer i.
-func lbParts(p *formulations.Problem, i, n int) (t, comp float64) {
+func lbParts(p *Problem, i, n int) (t, comp float64) {
 	P := topology.LayerSize(topology.Binomial, p.P, i)
 	alpha := p.V / (float64(n) * P)
 	t = float64(i)*p.S + p.C*topology.BinomialTransferLoad(p.P, i)*alpha
@@ -58,7 +57,7 @@ func lbParts(p *formulations.Problem, i, n int) (t, comp float64) {
 
 // LBPaper returns the paper's closed form Cmax(n) of the LB strategy for
 // layer i (Section 4.2): n(iS + VC/(np)) + AV/(np(p+1)^(i−1)).
-func LBPaper(p *formulations.Problem, i, n int) float64 {
+func LBPaper(p *Problem, i, n int) float64 {
 	t, comp := lbParts(p, i, n)
 	return float64(n)*t + comp
 }
@@ -66,7 +65,7 @@ func LBPaper(p *formulations.Problem, i, n int) float64 {
 // LBEqualChunks returns the makespan of the LB strategy's schedule for
 // layer i with n equal stages under the physical model: max(nT + Aα,
 // T + nAα).
-func LBEqualChunks(p *formulations.Problem, i, n int) float64 {
+func LBEqualChunks(p *Problem, i, n int) float64 {
 	t, comp := lbParts(p, i, n)
 	return math.Max(float64(n)*t+comp, t+float64(n)*comp)
 }
@@ -75,9 +74,9 @@ func LBEqualChunks(p *formulations.Problem, i, n int) float64 {
 // binomial tree p (p.Relay and p.Order are ignored) and the index of the
 // layer the paper would pick: the least Paper value. The paper's own
 // choice ignores D; here n is at least the n_min of buffer D.
-func LBStrategy(p *formulations.Problem) ([]LBLayer, int, error) {
+func LBStrategy(p *Problem) ([]LBLayer, int, error) {
 	if p.Kind != topology.Binomial {
-		return nil, 0, &formulations.FieldError{Field: "topology", Value: p.Kind.String(), Want: "binomial (the LB strategy of Section 4.2 is for binomial trees)"}
+		return nil, 0, &FieldError{Field: "topology", Value: p.Kind.String(), Want: "binomial (the LB strategy of Section 4.2 is for binomial trees)"}
 	}
 	q := *p
 	q.Relay = nil
@@ -87,11 +86,11 @@ func LBStrategy(p *formulations.Problem) ([]LBLayer, int, error) {
 	out := make([]LBLayer, 0, p.H)
 	bestIdx := 0
 	for i := 1; i <= p.H; i++ {
-		one := singleLayer(&q, i)
+		one := SingleLayer(&q, i)
 		P := topology.LayerSize(topology.Binomial, p.P, i)
 		l := LBLayer{Layer: i, Processors: P, NMin: one.NMin(), Trivial: float64(i)*p.S + p.A*p.V/P}
 		if l.NMin >= math.MaxInt32 {
-			return nil, 0, &formulations.FieldError{Field: "D", Value: fmt.Sprintf("%g", p.D), Want: "a buffer large enough for fewer than 2^31 stages"}
+			return nil, 0, &FieldError{Field: "D", Value: fmt.Sprintf("%g", p.D), Want: "a buffer large enough for fewer than 2^31 stages"}
 		}
 		if p.S > 0 {
 			ns := math.Sqrt(p.A * p.V / (float64(i) * p.S * P))
@@ -124,7 +123,7 @@ func LBStrategy(p *formulations.Problem) ([]LBLayer, int, error) {
 
 // bestEqualChunks minimises the convex LBEqualChunks over integers n ≥ nmin
 // by bisection on the sign of its forward difference.
-func bestEqualChunks(p *formulations.Problem, i, nmin int) (int, float64) {
+func bestEqualChunks(p *Problem, i, nmin int) (int, float64) {
 	f := func(n int) float64 { return LBEqualChunks(p, i, n) }
 	lo := nmin
 	hi := nmin
@@ -150,8 +149,9 @@ func bestEqualChunks(p *formulations.Problem, i, nmin int) (int, float64) {
 	return lo, f(lo)
 }
 
-// singleLayer returns p with every layer but i relay-only.
-func singleLayer(p *formulations.Problem, i int) *formulations.Problem {
+// SingleLayer returns a copy of p with every layer but i relay-only (the
+// problem of the LB strategy on layer i).
+func SingleLayer(p *Problem, i int) *Problem {
 	q := *p
 	q.Relay = nil
 	for l := 1; l <= p.H; l++ {
@@ -175,17 +175,24 @@ func LBBest(layers []LBLayer) int {
 	return b
 }
 
-// DStar returns the Section 5 heuristic for p (formulations.DStarHeuristic)
-// where it applies: its derivations assume identical processors and, for
-// trees, that every layer computes, so a heterogeneous star or a tree with
-// relay-only layers gets no D* and a reason.
-func DStar(p *formulations.Problem) formulations.DStar {
-	d := formulations.DStarHeuristic(p)
-	switch {
-	case p.Kind == topology.Star && len(p.Procs) > 0:
-		return formulations.DStar{Formula: d.Formula, Why: "the heuristic assumes identical processors"}
-	case len(p.Relay) > 0:
-		return formulations.DStar{Formula: d.Formula, Why: "the heuristic assumes every layer computes"}
+// LBLine returns the value of the paper's LB line (Section 4.2, Figs. 10
+// and 11) for p: the paper's Cmax_i(n) of the layer it would pick (the
+// least value over layers), with n the better neighbour of n* raised to
+// the n_min of buffer D — the single definition used by sweep's lb_layer
+// column and optimize's relay report. ok is false for topologies other
+// than the binomial tree and for problems LBStrategy refuses.
+//
+// D is respected because the physical model (docs/semantics.md) forbids a
+// message larger than the buffer: with n < n_min the first hop to layer i
+// would carry p(p+1)^(i−2)·V/(nP) > D, so the n* of the printed formula
+// describes no feasible schedule when D binds.
+func LBLine(p *Problem) (cmax float64, ok bool) {
+	if p.Kind != topology.Binomial {
+		return 0, false
 	}
-	return d
+	layers, pick, err := LBStrategy(p)
+	if err != nil {
+		return 0, false
+	}
+	return layers[pick].Paper, true
 }

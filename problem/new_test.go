@@ -1,0 +1,92 @@
+package problem
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/dlsched/dlsched/schedule"
+)
+
+// New fills the defaults (order nlf, 1 buffer), ignores fields of other
+// topologies and names the field of every refusal.
+func TestNew(t *testing.T) {
+	p, err := New(Input{Topology: "tree", P: 2, H: 3, S: 0, C: 1, A: 1, D: math.Inf(1), V: 10, M: 99})
+	if err != nil || p.Kind != Tree || p.Order != NLF || p.Buffers != 1 || p.M != 0 {
+		t.Fatalf("tree: %+v %v", p, err)
+	}
+	for _, c := range []struct {
+		in    Input
+		field string
+	}{
+		{Input{Topology: "ring"}, FieldTopology},
+		{Input{Topology: "binomial", Order: "fifo", P: 2, H: 2}, FieldOrder},
+		{Input{Topology: "star", M: 0, C: 1, A: 1, D: 1, V: 1}, FieldM},
+		{Input{Topology: "star", M: 100001, C: 1, A: 1, D: 1, V: 1}, FieldM},
+		{Input{Topology: "tree", P: 2, H: 2, Buffers: 3, C: 1, A: 1, D: 1, V: 1}, FieldBuffers},
+		{Input{Topology: "star", M: 2, C: 1, A: 1, D: math.Inf(-1), V: 1}, FieldD},
+		{Input{Topology: "star", M: 2, C: 1, A: 1, D: 1, V: math.NaN()}, FieldV},
+		{Input{Topology: "star", M: 2, Procs: []Proc{{S: 0, C: 1, A: 1}, {S: 0, C: 0, A: 1}}, D: 1, V: 1}, "C (processor 2)"},
+	} {
+		_, err := New(c.in)
+		var fe *FieldError
+		if !errors.As(err, &fe) || fe.Field != c.field {
+			t.Errorf("%+v: %v, want a FieldError on %q", c.in, err, c.field)
+		}
+	}
+}
+
+// FromSchedule reads a schedule's problem as the replay does (m from
+// procs, 2 buffers when a tree states none) and checks a stated stage
+// count.
+func TestFromSchedule(t *testing.T) {
+	s := &schedule.Schedule{Problem: schedule.Problem{Topology: "tree", P: 2, H: 2, C: 1, A: 1, D: schedule.Float(math.Inf(1)), V: 1}}
+	if p, err := FromSchedule(s); err != nil || p.Buffers != 2 {
+		t.Fatalf("tree without buffers: %+v %v", p, err)
+	}
+	s = &schedule.Schedule{Problem: schedule.Problem{Topology: "star", Procs: []schedule.Proc{{C: 1, A: 1}, {C: 1, A: 2}}, D: 1, V: 1}}
+	if p, err := FromSchedule(s); err != nil || p.M != 2 {
+		t.Fatalf("star from procs: %+v %v", p, err)
+	}
+	r, err := schedule.ReadJSON(strings.NewReader(`{"problem":{"topology":"star","m":2,"S":0,"C":1,"A":1,"D":1,"V":1,"stages":0},"chunks":[]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fe *FieldError
+	if _, err := FromSchedule(r); !errors.As(err, &fe) || fe.Field != FieldStages {
+		t.Errorf("stated stages 0: %v", err)
+	}
+	r, _ = schedule.ReadJSON(strings.NewReader(`{"problem":{"topology":"star","m":2,"S":0,"C":1,"A":1,"D":1,"V":1},"chunks":[]}`))
+	if _, err := FromSchedule(r); err != nil {
+		t.Errorf("no stages stated: %v", err)
+	}
+}
+
+// ParseNumber reads inf only where allowed and never NaN; errors name the
+// field and render as flags through Format.
+func TestParseAndFormat(t *testing.T) {
+	if v, err := ParseFloat(FieldD, " Infinity "); err != nil || !math.IsInf(v, 1) {
+		t.Errorf("D inf: %v %v", v, err)
+	}
+	for _, s := range []string{"inf", "nan", "-inf", "", "x"} {
+		_, err := ParseFloat(FieldV, s)
+		var fe *FieldError
+		if !errors.As(err, &fe) || fe.Field != FieldV {
+			t.Errorf("V %q: %v", s, err)
+		}
+	}
+	e := &FieldError{Field: "DMax", Value: "5", Want: "a finite number > {DMin} 10"}
+	if got := e.Error(); got != "invalid DMax 5: want a finite number > DMin 10" {
+		t.Errorf("Error: %q", got)
+	}
+	flag := func(f string) string { return "--" + strings.ToLower(f[:1]) + f[1:] }
+	if got := e.Format(flag); got != "invalid --dMax 5: want a finite number > --dMin 10" {
+		t.Errorf("Format: %q", got)
+	}
+	p := &Problem{Kind: Star, M: 2, C: 1, A: 1, D: 1, V: 3}
+	var se *StagesError
+	if err := p.CheckStages(1); !errors.As(err, &se) || se.NMin != 2 || strings.Contains(err.Error(), "--") {
+		t.Errorf("stages below n_min: %v", err)
+	}
+}

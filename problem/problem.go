@@ -1,0 +1,259 @@
+package problem
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/topology"
+)
+
+// Problem holds the parameters of a divisible-load scheduling problem.
+type Problem struct {
+	// Kind is the topology; Order the layer activation order of trees.
+	Kind  topology.Kind
+	Order topology.Order
+	// Buffers is 1 or 2 for ordinary trees (ignored otherwise).
+	Buffers int
+	// M is the number of star processors; P and H the out-degree and the
+	// height of a tree.
+	M, P, H int
+	// S, C, A: startup time, per-unit transfer time, per-unit computing
+	// time.
+	S, C, A float64
+	// Procs, if not empty, gives per-processor S, C, A of a heterogeneous
+	// star (len(Procs) == M).
+	Procs []schedule.Proc
+	// D is the buffer size (math.Inf(1) for unlimited) and V the load.
+	D, V float64
+	// Relay lists tree layers that only relay and never compute.
+	Relay []int
+}
+
+// Validate checks every parameter with the per-field rules of CheckInt
+// and CheckFloat and the rules that tie fields together (Procs against m,
+// Relay against h, the size of a tree) and returns a *FieldError naming
+// the first bad one. Every entry point — command-line flags, sweep specs,
+// schedule JSON (FromSchedule) and library callers (New) — validates
+// here.
+func (p *Problem) Validate() error {
+	switch p.Kind {
+	case topology.Star:
+		if err := CheckInt(FieldM, p.M); err != nil {
+			return err
+		}
+		if len(p.Procs) > 0 {
+			if len(p.Procs) != p.M {
+				return &FieldError{FieldProcs, fmt.Sprint(len(p.Procs)), fmt.Sprintf("exactly m=%d processors", p.M)}
+			}
+			for i, q := range p.Procs {
+				for _, f := range []struct {
+					name string
+					v    float64
+				}{{FieldS, q.S}, {FieldC, q.C}, {FieldA, q.A}} {
+					if err := CheckFloat(f.name, f.v); err != nil {
+						err.(*FieldError).Field = fmt.Sprintf("%s (processor %d)", f.name, i+1)
+						return err
+					}
+				}
+			}
+		}
+	case topology.Tree, topology.Binomial:
+		if err := CheckInt(FieldP, p.P); err != nil {
+			return err
+		}
+		if err := CheckInt(FieldH, p.H); err != nil {
+			return err
+		}
+		if n := topology.ComputingProcessors(p.Kind, 0, p.P, p.H); n > 1e15 {
+			return &FieldError{FieldH, fmt.Sprint(p.H), fmt.Sprintf("a tree of at most 1e15 processors (p=%d h=%d has %.3g)", p.P, p.H, n)}
+		}
+		if p.Kind == topology.Tree {
+			if err := CheckInt(FieldBuffers, p.Buffers); err != nil {
+				return err
+			}
+		}
+		relay := map[int]bool{}
+		for _, l := range p.Relay {
+			if l < 1 || l > p.H {
+				return &FieldError{FieldRelay, fmt.Sprint(l), fmt.Sprintf("layers between 1 and h=%d", p.H)}
+			}
+			relay[l] = true
+		}
+		if len(relay) >= p.H {
+			return &FieldError{FieldRelay, fmt.Sprint(p.Relay), "at least one computing layer"}
+		}
+	default:
+		return &FieldError{FieldTopology, fmt.Sprint(p.Kind), topologyWant}
+	}
+	if len(p.Procs) == 0 || p.Kind != topology.Star {
+		for _, f := range []struct {
+			name string
+			v    float64
+		}{{FieldS, p.S}, {FieldC, p.C}, {FieldA, p.A}} {
+			if err := CheckFloat(f.name, f.v); err != nil {
+				return err
+			}
+		}
+	}
+	if err := CheckFloat(FieldD, p.D); err != nil {
+		return err
+	}
+	return CheckFloat(FieldV, p.V)
+}
+
+// Dests returns the destinations of one stage in send order: processors
+// 1..m of a star, or the computing layers of a tree in activation order.
+func (p *Problem) Dests() []int {
+	if p.Kind == topology.Star {
+		out := make([]int, p.M)
+		for i := range out {
+			out[i] = i + 1
+		}
+		return out
+	}
+	relay := map[int]bool{}
+	for _, l := range p.Relay {
+		relay[l] = true
+	}
+	var out []int
+	for _, l := range p.Order.Layers(p.H) {
+		if !relay[l] {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// DestSize returns the number of processors in destination d: 1 for a star
+// processor, the layer size for a tree layer.
+func (p *Problem) DestSize(d int) float64 {
+	if p.Kind == topology.Star {
+		return 1
+	}
+	return topology.LayerSize(p.Kind, p.P, d)
+}
+
+// FirstHopFactor returns how many destination processors' loads the first
+// (largest) transfer of a message to d carries: 1 for a star and for layer 1,
+// p^(d−1) for an ordinary tree, p(p+1)^(d−2) for a binomial tree (d ≥ 2).
+// The buffer constraints (4), (11), (31)–(32) read FirstHopFactor·α ≤ D.
+func (p *Problem) FirstHopFactor(d int) float64 {
+	switch p.Kind {
+	case topology.Tree:
+		return topology.TreeHopLoad(p.P, d, 0)
+	case topology.Binomial:
+		return topology.BinomialStepLoad(p.P, d, 1)
+	}
+	return 1
+}
+
+// MaxLoad returns the largest α a message to d may carry: D/FirstHopFactor,
+// or, for D = ∞, V/DestSize (more could not be placed anyway).
+func (p *Problem) MaxLoad(d int) float64 {
+	if math.IsInf(p.D, 1) {
+		return p.V / p.DestSize(d)
+	}
+	return math.Min(p.D/p.FirstHopFactor(d), p.V/p.DestSize(d))
+}
+
+// StageCapacity returns the most load one stage can carry: Σ_d
+// DestSize(d)·MaxLoad(d) with D finite: mD for a star, phD for an ordinary
+// tree, (h(p+1)−1)D for a binomial tree (fewer with relay-only layers).
+func (p *Problem) StageCapacity() float64 {
+	s := 0.0
+	for _, d := range p.Dests() {
+		s += p.DestSize(d) * p.D / p.FirstHopFactor(d)
+	}
+	return s
+}
+
+// NMin returns the minimum feasible number of stages: ⌈V/(Dm)⌉ for a star
+// (Section 3.1), ⌈V/(Dph)⌉ for an ordinary tree (Section 3.2),
+// ⌈V/(D(h(p+1)−1))⌉ for a binomial tree (Section 3.3); 1 when D = ∞.
+func (p *Problem) NMin() int {
+	if math.IsInf(p.D, 1) {
+		return 1
+	}
+	capacity := p.StageCapacity()
+	q := p.V / capacity
+	if q > 1e12 {
+		return math.MaxInt32
+	}
+	n := int(math.Ceil(q))
+	if n < 1 {
+		n = 1
+	}
+	// Guard the ceiling against rounding of the quotient.
+	for n > 1 && float64(n-1)*capacity >= p.V {
+		n--
+	}
+	for float64(n)*capacity < p.V {
+		n++
+	}
+	return n
+}
+
+// Processors returns the number of computing processors: m, or the sizes of
+// the non-relay layers summed.
+func (p *Problem) Processors() float64 {
+	s := 0.0
+	for _, d := range p.Dests() {
+		s += p.DestSize(d)
+	}
+	return s
+}
+
+// LowerBoundLB returns the trivial lower bound of Section 4.1, S + VA/P with
+// P the number of computing processors (for a heterogeneous star
+// min S_i + V/Σ(1/A_i)).
+func (p *Problem) LowerBoundLB() float64 {
+	if p.Kind == topology.Star && len(p.Procs) > 0 {
+		minS, rate := math.Inf(1), 0.0
+		for _, q := range p.Procs {
+			minS = math.Min(minS, q.S)
+			rate += 1 / q.A
+		}
+		return minS + p.V/rate
+	}
+	return p.S + p.V*p.A/p.Processors()
+}
+
+// Params returns (S, C, A) for destination d (heterogeneous star aware).
+func (p *Problem) Params(d int) (s, c, a float64) {
+	if p.Kind == topology.Star && len(p.Procs) > 0 {
+		q := p.Procs[d-1]
+		return q.S, q.C, q.A
+	}
+	return p.S, p.C, p.A
+}
+
+// ScheduleProblem returns the problem as recorded in a schedule, built with
+// n stages.
+func (p *Problem) ScheduleProblem(n int) schedule.Problem {
+	sp := schedule.Problem{
+		Topology: p.Kind.String(),
+		S:        p.S, C: p.C, A: p.A,
+		D: schedule.Float(p.D), V: p.V,
+		Stages: n,
+	}
+	switch p.Kind {
+	case topology.Star:
+		sp.M = p.M
+		sp.Procs = append([]schedule.Proc(nil), p.Procs...)
+	case topology.Tree:
+		sp.Order, sp.P, sp.H, sp.Buffers = p.Order.String(), p.P, p.H, p.Buffers
+		if p.Buffers == 2 {
+			sp.BufferReuse = "alternate"
+		}
+	case topology.Binomial:
+		sp.Order, sp.P, sp.H = p.Order.String(), p.P, p.H
+	}
+	if len(p.Relay) > 0 {
+		r := append([]int(nil), p.Relay...)
+		sort.Ints(r)
+		sp.Relay = r
+	}
+	return sp
+}

@@ -1,0 +1,58 @@
+package sweep
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/table"
+)
+
+// rowIdentity are the input columns of a results row.
+var rowIdentity = []string{"label", "topology", "order", "buffers", "m", "p", "h", "S", "C", "A", "D", "V", "stages_policy"}
+
+// RowRecords turns results rows into table records with the CSVHeader columns
+// plus "D/V".
+func RowRecords(rows []Row) table.Records {
+	out := table.Records{Identity: rowIdentity, Columns: append(append([]string{}, CSVHeader...), "D/V")}
+	for i := range rows {
+		rec := table.Record{}
+		for k, cell := range rowCells(&rows[i]) {
+			rec[CSVHeader[k]] = cell
+		}
+		rec["D/V"] = table.FormatFloat(float64(rows[i].Problem.D) / rows[i].Problem.V)
+		out.Rows = append(out.Rows, rec)
+	}
+	return out
+}
+
+// LoadRecords reads a results file (JSON lines; a torn last line is
+// ignored) or a schedule written by `dlsched solve --format json` (one
+// object with "chunks"), and returns its records.
+func LoadRecords(path string) (table.Records, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return table.Records{}, err
+	}
+	trim := bytes.TrimSpace(b)
+	if bytes.HasPrefix(trim, []byte("{")) {
+		var probe struct {
+			Chunks json.RawMessage `json:"chunks"`
+			Key    string          `json:"key"`
+		}
+		if dec := json.NewDecoder(bytes.NewReader(trim)); dec.Decode(&probe) == nil && probe.Chunks != nil && probe.Key == "" {
+			s, err := schedule.ReadJSON(bytes.NewReader(trim))
+			if err != nil {
+				return table.Records{}, fmt.Errorf("%s: %w", path, err)
+			}
+			return table.ScheduleRecords(s), nil
+		}
+	}
+	rows, _, _, err := parseRows(path, b)
+	if err != nil {
+		return table.Records{}, err
+	}
+	return RowRecords(rows), nil
+}
