@@ -58,6 +58,7 @@ max_stages = 40
 		t.Fatal(err)
 	}
 	type row struct {
+		Index   int      `json:"index"`
 		Status  string   `json:"status"`
 		Cmax    *float64 `json:"cmax"`
 		Problem struct {
@@ -68,9 +69,9 @@ max_stages = 40
 			Stages          int
 		} `json:"problem"`
 	}
-	checked, compared := 0, 0
+	compared := 0
 	defer func() {
-		if compared < 10 {
+		if compared < 8 {
 			t.Errorf("only %d rows compared", compared)
 		}
 	}()
@@ -82,11 +83,11 @@ max_stages = 40
 		}
 		// Every fourth binomial V (the issue's V = 177.8… is index 9)
 		// and every star row.
-		if r.Status != "optimal" || r.Cmax == nil || (r.Problem.Topology == "binomial" && checked%4 != 1 && r.Problem.V != 177.827941003892) {
-			checked++
+		// Every fourth binomial row by grid index (the rows' order in the
+		// file depends on which worker finishes first) and every star row.
+		if r.Status != "optimal" || r.Cmax == nil || (r.Problem.Topology == "binomial" && r.Index%4 != 1 && r.Problem.V != 177.827941003892) {
 			continue
 		}
-		checked++
 		base := []string{"--topology", r.Problem.Topology, "--S", "1e-3", "--C", "1e-6", "--A", "1e-3",
 			"--D", string(r.Problem.D), "--V", g(r.Problem.V)}
 		if r.Problem.Topology == "star" {
