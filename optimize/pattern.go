@@ -1,7 +1,6 @@
 package optimize
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -167,6 +166,9 @@ func SolveBest(p *formulations.Problem, n int, opt PatternOptions) (*schedule.Sc
 	lo := max(1, min(p.NMin(), n), n-MaxChain+1)
 	var prev *schedule.Schedule
 	for k := lo; k <= n; k++ {
+		if err := stopped(opt); err != nil {
+			return nil, err
+		}
 		s, err := opt.Cache.get(p, k, func() (*schedule.Schedule, error) { return searchAt(p, k, prev, opt) })
 		if err != nil {
 			if k < n && errors.Is(err, solver.ErrInfeasible) {
@@ -185,6 +187,15 @@ func SolveBest(p *formulations.Problem, n int, opt PatternOptions) (*schedule.Sc
 		out.Pattern = &info
 	}
 	return &out, nil
+}
+
+// stopped returns the context's error once the solve's context is done
+// (a candidate that failed because of it is not merely infeasible).
+func stopped(opt PatternOptions) error {
+	if ctx := opt.Pipeline.Base.Context; ctx != nil {
+		return ctx.Err()
+	}
+	return nil
 }
 
 // searchAt is SolveBest at one stage count, seeded with seed (the result at
@@ -211,12 +222,15 @@ func searchAt(p *formulations.Problem, n int, seed *schedule.Schedule, opt Patte
 			info.Skipped++
 			return math.Inf(1), nil
 		}
+		if err := stopped(opt); err != nil {
+			return 0, err
+		}
 		o := opt.Pipeline
 		o.Dests = set
 		s, err := pipeline.Solve(p, n, o)
 		if err != nil {
-			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-				return 0, fmt.Errorf("pattern on %v: %w", set, err)
+			if cerr := stopped(opt); cerr != nil {
+				return 0, fmt.Errorf("pattern on %v: %w", set, cerr)
 			}
 			// Infeasible (too little buffer capacity on these
 			// destinations), or at the edge of it where the solver
@@ -294,8 +308,14 @@ func searchAt(p *formulations.Problem, n int, seed *schedule.Schedule, opt Patte
 				break
 			}
 			budget--
+			if err := stopped(opt); err != nil {
+				return nil, err
+			}
 			s, err := pipeline.SolveFrom(p, n, cand, opt.Pipeline)
 			if err != nil {
+				if cerr := stopped(opt); cerr != nil {
+					return nil, cerr
+				}
 				continue // infeasible without it (buffer capacity)
 			}
 			info.Candidates++

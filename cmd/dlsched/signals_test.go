@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -49,6 +50,38 @@ func TestSignalsStopASolve(t *testing.T) {
 		if len(matches) > 0 {
 			t.Errorf("%v: temporary files left: %v", sig.s, matches)
 		}
+	}
+}
+
+// SIGINT during the pattern search (many small LPs, each too short for
+// Clp to look at the context) stops it too: exit 130 and no output.
+func TestSignalsStopASearch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a search of several seconds")
+	}
+	out := filepath.Join(t.TempDir(), "s.json")
+	cmd := exec.Command(binary, "solve", "--topology", "star", "--m", "10", "--S", "1e-3", "--C", "1e-6", "--A", "1e-3",
+		"--V", "1e4", "--D", "inf", "--stages", "100", "--out", out) // 3 s of search on a quiet machine
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(700 * time.Millisecond)
+	t0 := time.Now()
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+		t.Fatalf("%v (stderr %q), want exit 130", err, stderr.String())
+	}
+	if el := time.Since(t0); el > 1500*time.Millisecond {
+		t.Errorf("stopped after %v", el)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("an output file was written")
+	}
+	if strings.Contains(stderr.String(), "dlsched: interrupted") {
+		t.Errorf("the search ignored the cancellation and was killed after the grace period: %q", stderr.String())
 	}
 }
 
