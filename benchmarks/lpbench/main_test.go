@@ -20,7 +20,9 @@ func TestPlainLPRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := b.String()
-	count := func(prefix string) int { return len(regexp.MustCompile(`(?m)^ `+prefix+`_\d+_\d+:`).FindAllString(text, -1)) }
+	count := func(prefix string) int {
+		return len(regexp.MustCompile(`(?m)^ `+prefix+`_\d+_\d+:`).FindAllString(text, -1))
+	}
 	if s, c, r := count("s"), count("c"), count("r"); s != 11 || c != 12 || r != 12 || !strings.Contains(text, " load:") {
 		t.Errorf("rows s=%d c=%d r=%d, want 11, 12, 12 and the load row", s, c, r)
 	}
