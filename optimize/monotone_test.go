@@ -168,3 +168,34 @@ func TestPatternBoundPort(t *testing.T) {
 		}
 	})
 }
+
+// A PatternCache changes no result: stage counts 1…12 of one problem
+// (chains that start at different counts once n > n_min + 7), solved in
+// increasing and then decreasing n through one cache, equal those solved
+// without it.
+func TestPatternCacheSameResults(t *testing.T) {
+	s := newClp(t)
+	p := &formulations.Problem{Kind: topology.Star, M: 4, S: 0.3, C: 0.2, A: 1, D: 8, V: 40}
+	po := popts(s, true)
+	cache := NewPatternCache()
+	var order []int
+	for n := p.NMin(); n <= 12; n++ {
+		order = append(order, n)
+	}
+	for i := len(order) - 1; i >= 0; i-- {
+		order = append(order, order[i])
+	}
+	for _, n := range order {
+		a, err := SolveBest(p, n, PatternOptions{Pipeline: po, Cache: cache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := SolveBest(p, n, PatternOptions{Pipeline: po})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Cmax != b.Cmax {
+			t.Errorf("n=%d: %.17g with the cache, %.17g without", n, a.Cmax, b.Cmax)
+		}
+	}
+}

@@ -169,7 +169,9 @@ func SolveBest(p *formulations.Problem, n int, opt PatternOptions) (*schedule.Sc
 		if err := stopped(opt); err != nil {
 			return nil, err
 		}
-		s, err := opt.Cache.get(p, k, func() (*schedule.Schedule, error) { return searchAt(p, k, prev, opt) })
+		// The value at k depends on where the chain started: lo is part
+		// of the key.
+		s, err := opt.Cache.get(p, k, lo, func() (*schedule.Schedule, error) { return searchAt(p, k, prev, opt) })
 		if err != nil {
 			if k < n && errors.Is(err, solver.ErrInfeasible) {
 				continue // n_min is an estimate; the count above may fit
@@ -448,13 +450,14 @@ const maxCacheEntries = 4096
 // NewPatternCache returns an empty cache.
 func NewPatternCache() *PatternCache { return &PatternCache{m: map[string]*cacheEntry{}} }
 
-// get returns the cached result for (p, n), computing it with f once.
+// get returns the cached result for (p, n) in a chain that started at lo,
+// computing it with f once.
 // Errors are not kept (a cancelled solve must not stay cancelled).
-func (c *PatternCache) get(p *formulations.Problem, n int, f func() (*schedule.Schedule, error)) (*schedule.Schedule, error) {
+func (c *PatternCache) get(p *formulations.Problem, n, lo int, f func() (*schedule.Schedule, error)) (*schedule.Schedule, error) {
 	if c == nil {
 		return f()
 	}
-	key := fmt.Sprintf("%#v|%d", *p, n)
+	key := fmt.Sprintf("%#v|%d|%d", *p, n, lo)
 	c.mu.Lock()
 	e, ok := c.m[key]
 	if !ok {
