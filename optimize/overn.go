@@ -40,6 +40,9 @@ type Options struct {
 	// NoTimings leaves Stats.Seconds at 0, so that the same input gives
 	// the same output.
 	NoTimings bool
+	// noFinal leaves NResult.Final nil (OverND solves it for its best
+	// line only).
+	noFinal bool
 }
 
 // Point is one evaluated (n, D).
@@ -271,11 +274,13 @@ func OverN(p *formulations.Problem, opt Options) (*NResult, error) {
 		}
 		res.Note = s0
 	}
-	fin, err := finalAt(p, res.Best.Stages, p.D, opt.Pipeline)
-	if err != nil {
-		return nil, err
+	if !opt.noFinal {
+		fin, err := finalAt(p, res.Best.Stages, p.D, opt.Pipeline)
+		if err != nil {
+			return nil, err
+		}
+		res.Final = fin
 	}
-	res.Final = fin
 	if !opt.NoTimings {
 		res.Stats.Seconds = time.Since(t0).Seconds()
 	}

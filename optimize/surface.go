@@ -69,10 +69,12 @@ func OverND(p *formulations.Problem, ds []float64, opt Options, through int) (*S
 	t0 := time.Now()
 	res := &SurfaceResult{}
 	res.Best.Cmax = schedule.Float(math.Inf(1))
+	lineOpt := opt
+	lineOpt.noFinal = true
 	for _, d := range ds {
 		q := *p
 		q.D = d
-		r, err := OverN(&q, opt)
+		r, err := OverN(&q, lineOpt)
 		if err != nil {
 			return nil, fmt.Errorf("D=%g: %w", d, err)
 		}
@@ -100,8 +102,14 @@ func OverND(p *formulations.Problem, ds []float64, opt Options, through int) (*S
 		cur := float64(res.Best.Cmax)
 		if float64(b.Cmax) < cur*(1-tieTol) || math.IsInf(cur, 1) {
 			res.Best = b
-			res.Final = l.Final
 		}
+	}
+	if res.Best.Stages > 0 {
+		fin, err := finalAt(p, res.Best.Stages, float64(res.Best.D), opt.Pipeline)
+		if err != nil {
+			return nil, err
+		}
+		res.Final = fin
 	}
 	if !opt.NoTimings {
 		res.Stats.Seconds = time.Since(t0).Seconds()

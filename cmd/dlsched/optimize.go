@@ -69,7 +69,6 @@ func optimizeAction(c *cli.Context) error {
 		return err
 	}
 	defer done()
-	opt.NoPrune = c.Bool("no-prune")
 	base := optimize.Options{Pipeline: opt, NMax: c.Int("n-max"), NoWarm: c.Bool("no-warm"), NoTimings: c.Bool("no-timings")}
 	rep, err := runSearch(c, over, p, base)
 	if err != nil {

@@ -11,6 +11,22 @@ import (
 	"time"
 )
 
+// interruptAfter starts cmd, sends it sig after wait and returns its
+// stderr, the time from the signal to the exit and Wait's error.
+func interruptAfter(t *testing.T, cmd *exec.Cmd, wait time.Duration, sig syscall.Signal) (*bytes.Buffer, time.Duration, error) {
+	t.Helper()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(wait)
+	t0 := time.Now()
+	cmd.Process.Signal(sig)
+	err := cmd.Wait()
+	return &stderr, time.Since(t0), err
+}
+
 // SIGINT during a long Clp solve stops it within a second, exits 130 and
 // leaves no output file; SIGTERM exits 143 (issue 16: Clp's own handler
 // swallowed the signal and the solve went on).
@@ -26,16 +42,7 @@ func TestSignalsStopASolve(t *testing.T) {
 		cmd := exec.Command(binary, "solve", "--topology", "star", "--m", "10", "--S", "1e-3", "--C", "1e-6", "--A", "1e-3",
 			"--V", "5e6", "--D", "1666.6667", "--stages", "3000", "--no-verify", "--no-prune", "--out", out,
 			"--stage-generation=false") // the full LP: seconds (stage generation solves it in about half a second)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(700 * time.Millisecond)
-		t0 := time.Now()
-		cmd.Process.Signal(sig.s)
-		err := cmd.Wait()
-		el := time.Since(t0)
+		stderr, el, err := interruptAfter(t, cmd, 700*time.Millisecond, sig.s)
 		ee, ok := err.(*exec.ExitError)
 		if !ok || ee.ExitCode() != sig.code {
 			t.Fatalf("%v: %v (stderr %q), want exit %d", sig.s, err, stderr.String(), sig.code)
@@ -62,19 +69,11 @@ func TestSignalsStopASearch(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "s.json")
 	cmd := exec.Command(binary, "solve", "--topology", "star", "--m", "10", "--S", "1e-3", "--C", "1e-6", "--A", "1e-3",
 		"--V", "1e4", "--D", "inf", "--stages", "100", "--out", out) // 3 s of search on a quiet machine
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(700 * time.Millisecond)
-	t0 := time.Now()
-	cmd.Process.Signal(syscall.SIGINT)
-	err := cmd.Wait()
+	stderr, el, err := interruptAfter(t, cmd, 700*time.Millisecond, syscall.SIGINT)
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
 		t.Fatalf("%v (stderr %q), want exit 130", err, stderr.String())
 	}
-	if el := time.Since(t0); el > 1500*time.Millisecond {
+	if el > 1500*time.Millisecond {
 		t.Errorf("stopped after %v", el)
 	}
 	if _, err := os.Stat(out); err == nil {

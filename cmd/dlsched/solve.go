@@ -55,13 +55,15 @@ func solveCommand() *cli.Command {
 	}
 }
 
-// pipelineOptions reads the solver flags into pipeline.Settings and
-// returns the options with their solver and its release function.
+// pipelineOptions reads the solver flags (and --no-prune, which solve and
+// optimize both have) into pipeline.Settings and returns the options with
+// their solver and its release function.
 func pipelineOptions(c *cli.Context) (pipeline.Options, func(), error) {
 	st := pipeline.Settings{Solver: c.String("solver"), Algorithm: c.String("algorithm"), Form: c.String("form"),
 		Tolerance: c.Float64("tolerance"), MaxMemoryMB: c.Int64("max-memory"), NoStageGeneration: !c.Bool("stage-generation"),
 		Context: c.Context}
 	opt, done, err := st.Options()
+	opt.NoPrune = c.Bool("no-prune")
 	return opt, done, flagErr(err)
 }
 
@@ -97,7 +99,6 @@ func solveAction(c *cli.Context) error {
 		return err
 	}
 	defer done()
-	opt.NoPrune = c.Bool("no-prune")
 	if err := checkSolveSize(c, p, n, opt); err != nil {
 		return err
 	}
