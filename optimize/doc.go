@@ -65,17 +65,18 @@
 // # Warm starts
 //
 // The n-stage LP is the LP of a larger pattern with its later messages
-// switched off (a change of bounds, warm.go), so the unpruned curve is
-// computed from one basis with solver.Incremental: measured on the Fig. 9b
-// star (D = 1e5, n = 10..105, 96 LPs, Clp 1.17): 1.6 s warm against 14.7
-// s cold, about 20 dual simplex iterations per point instead of about
-// 2000. Every warm answer is certified on the n-stage LP like a cold one
-// (pipeline.Certify) and redone cold if the certificate fails. Past the
-// optimum the LPs are degenerate and a warm solve can take as long as a
-// cold one. Warm starts are not used for the pruned curve: a warm solve
-// returns a different optimal vertex, hence possibly different empty
-// messages and a different pruned makespan than `dlsched solve`; the
-// pruned search therefore solves every n cold, as solve does.
+// switched off (a change of bounds), so the unpruned curve is computed
+// from one basis by the solve engine's warm-start option,
+// pipeline.Sequence: measured on the Fig. 9b star (D = 1e5, n = 10..105,
+// 96 LPs, Clp 1.17): 1.6 s warm against 14.7 s cold, about 20 dual simplex
+// iterations per point instead of about 2000. Every warm answer goes
+// through the steps and tolerances of a cold one (repair, certification on
+// the n-stage LP, polish) and is redone cold if the certificate fails.
+// Past the optimum the LPs are degenerate and a warm solve can take as
+// long as a cold one. Warm starts are not used for the pruned curve: a
+// warm solve returns a different optimal vertex, hence possibly different
+// empty messages and a different pruned makespan than `dlsched solve`;
+// the pruned search therefore solves every n cold, as solve does.
 //
 // # Buffer size
 //

@@ -10,7 +10,6 @@ import (
 	"github.com/dlsched/dlsched/pipeline"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
-	"github.com/dlsched/dlsched/solver"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -262,7 +261,7 @@ func OverN(p *formulations.Problem, opt Options) (*NResult, error) {
 		}
 	}
 	if eng != nil {
-		eng.close()
+		eng.Close()
 	}
 	if !res.Covered {
 		res.RuleN = b.FirstAbove(float64(res.Best.Cmax))
@@ -287,13 +286,11 @@ func OverN(p *formulations.Problem, opt Options) (*NResult, error) {
 	return res, nil
 }
 
-// warmFor returns a warm-start engine when the curve is the unpruned one
-// and the solver can re-solve from a basis, else nil.
-func warmFor(p *formulations.Problem, opt Options) *warmEngine {
-	if opt.Pipeline.NoPrune && !opt.NoWarm && opt.Pipeline.Form == formulations.FormCompact {
-		if inc, ok := opt.Pipeline.Solver.(solver.Incremental); ok {
-			return newWarmEngine(p, opt.Pipeline, inc)
-		}
+// warmFor returns the engine's warm-start option when the curve is the
+// unpruned one (pipeline.Sequence), else nil.
+func warmFor(p *formulations.Problem, opt Options) *pipeline.Sequence {
+	if opt.Pipeline.NoPrune && !opt.NoWarm {
+		return pipeline.NewSequence(p, opt.Pipeline)
 	}
 	return nil
 }
@@ -321,24 +318,36 @@ func extend(p *formulations.Problem, opt Options, r *NResult, through int) error
 }
 
 // evalN solves one point, warm when eng is usable, else cold.
-func evalN(p *formulations.Problem, n int, po pipeline.Options, eng *warmEngine, st *Stats) (Point, *schedule.Schedule, error) {
+func evalN(p *formulations.Problem, n int, po pipeline.Options, eng *pipeline.Sequence, st *Stats) (Point, *schedule.Schedule, error) {
 	if eng != nil {
-		if pt, ok := eng.eval(n); ok {
+		if out, warm, ok := eng.Solve(n); ok {
 			st.Warm++
-			pt.D = schedule.Float(p.D)
-			return pt, nil, nil
+			return outcomePoint(p, n, out, warm), nil, nil
 		}
 		st.Fallbacks++
 	}
 	s, err := pipeline.Solve(p, n, po)
 	if eng != nil {
-		eng.invalidate() // the shared solver now holds another model
+		eng.Invalidate() // the shared solver now holds another model
 	}
 	if err != nil {
 		return Point{}, nil, err
 	}
 	st.Cold++
 	return pointOf(p, n, s), s, nil
+}
+
+// outcomePoint reads a point out of the unpruned outcome of the full
+// n-stage pattern.
+func outcomePoint(p *formulations.Problem, n int, out *pipeline.Outcome, warm bool) Point {
+	used := map[int]bool{}
+	for j, m := range out.Network.Pattern {
+		if out.Timing.Alpha[j]*p.DestSize(m.Dest) > 1e-12*p.V {
+			used[m.Stage] = true
+		}
+	}
+	return Point{Stages: n, D: schedule.Float(p.D), Cmax: schedule.Float(out.Cmax), CmaxFull: schedule.Float(out.Cmax),
+		LowerBound: schedule.Float(out.LowerBound), StagesUsed: len(used), Warm: warm}
 }
 
 // pointOf reads a point out of a solved schedule.

@@ -287,12 +287,17 @@ func SolvePattern(p *formulations.Problem, pat formulations.Pattern, opt Options
 	if lb := p.LowerBoundLB(); lb > out.LowerBound {
 		out.LowerBound = lb * (1 - 0x1p-50)
 	}
+	out.clamp()
+	return out, nil
+}
+
+// clamp keeps the bound at most the makespan: both are rigorous up to the
+// rounding of the scaled coefficients, so a bound above a feasible
+// makespan can only be that rounding.
+func (out *Outcome) clamp() {
 	if out.LowerBound > out.Cmax {
-		// Both are rigorous up to the rounding of the scaled coefficients;
-		// a bound above a feasible makespan can only be that rounding.
 		out.LowerBound = out.Cmax
 	}
-	return out, nil
 }
 
 // record repairs and certifies one solution — loads raw (user units, one

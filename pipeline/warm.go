@@ -1,0 +1,271 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/lp"
+	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/solver"
+)
+
+// Sequence solves the LPs of the full n-stage patterns of one problem for
+// a run of stage counts n from one basis: the engine's warm-start option
+// (Solve is the cold one). The full pattern of n stages is a prefix of the
+// full pattern of more stages, and every precedence arc of the Network goes
+// from an earlier message to a later one, so the n-stage LP is the LP of a
+// larger pattern (its capacity) with the later messages switched off:
+// their loads fixed at 0, their computing rows and the rows of the arcs
+// into their hops made free. Going from n to n+1 switches one stage on — a
+// change of bounds only, which Clp re-solves from the previous basis with
+// the dual simplex (solver.Incremental).
+//
+// Every answer goes through the same steps as a cold one, with the same
+// tolerances (tolerances.go): the first solve of a loaded model uses the
+// first of the cold attempts (FirstAttempt, or TreeFirstAttempt on an
+// ordinary tree); the loads of the prefix are repaired and evaluated on the
+// n-stage Network; the duals, mapped onto the n-stage LP built in the same
+// scale, are certified as record certifies a cold solution; a gap above
+// the tolerance gets the cold path's polish. If the gap is still too wide,
+// Solve says so (ok false) and the caller solves that n cold. Sequence
+// solves the unpruned LP only: a warm solve may end at another optimal
+// vertex than a cold one, hence other empty messages and another pruned
+// makespan.
+type Sequence struct {
+	p    *formulations.Problem
+	opt  Options
+	inc  solver.Incremental
+	sc   formulations.Scale
+	dsts int
+
+	capacity int // stages of the loaded model
+	nw       *formulations.Network
+	model    *lp.Model
+	lay      *formulations.Layout
+	loaded   bool // the model is in the solver with a basis
+	enabled  int  // stages switched on
+	broken   bool // the prefix property failed; never use again
+}
+
+// NewSequence returns the warm-start engine for p, or nil when opt does
+// not allow one: the solver cannot re-solve from a basis (it is not a
+// solver.Incremental) or the form is not the compact one (the only form
+// whose n-stage LP is a prefix of a larger one). opt.NoPrune is implied.
+func NewSequence(p *formulations.Problem, opt Options) *Sequence {
+	inc, ok := opt.Solver.(solver.Incremental)
+	if !ok || opt.Form != formulations.FormCompact {
+		return nil
+	}
+	return &Sequence{p: p, opt: opt, inc: inc, sc: formulations.NewScale(p), dsts: len(p.Dests())}
+}
+
+// Invalidate records that the solver now holds another model (a cold solve
+// in between): the next Solve loads the model again.
+func (e *Sequence) Invalidate() { e.loaded = false }
+
+// Close drops the model; the solver itself stays open.
+func (e *Sequence) Close() { e.model, e.nw, e.lay = nil, nil, nil }
+
+// build makes the model of capacity stages (not yet loaded). The model is
+// the full one, whatever stage generation would do in a cold solve.
+func (e *Sequence) build(capacity int) bool {
+	opt := e.opt
+	opt.NoStageGeneration = true
+	if CheckSize(e.p, capacity, opt) != nil {
+		return false
+	}
+	nw, err := formulations.NewNetwork(e.p, formulations.FullPattern(e.p, capacity))
+	if err != nil {
+		return false
+	}
+	e.nw = nw
+	e.model, e.lay = nw.Build(formulations.FormCompact, e.sc)
+	e.capacity = capacity
+	e.loaded = false
+	return true
+}
+
+// setMsg switches message j on or off in the solver.
+func (e *Sequence) setMsg(j int, on bool) {
+	m, lay, nw := e.model, e.lay, e.nw
+	free := math.Inf(1)
+	if c := lay.Alpha[j]; on {
+		e.inc.SetColBounds(c, m.ColLower[c], m.ColUpper[c])
+	} else {
+		e.inc.SetColBounds(c, 0, 0)
+	}
+	if r := lay.CompRow[j]; on {
+		e.inc.SetRowBounds(r, m.RowLower[r], m.RowUpper[r])
+	} else {
+		e.inc.SetRowBounds(r, -free, free)
+	}
+	for _, h := range nw.MsgHops[j] {
+		for _, a := range nw.In[h] {
+			r := lay.ArcRow[a]
+			if on {
+				e.inc.SetRowBounds(r, m.RowLower[r], m.RowUpper[r])
+			} else {
+				e.inc.SetRowBounds(r, -free, free)
+			}
+		}
+	}
+}
+
+// errWarmFailed is what a warm attempt that gave no usable answer records.
+var errWarmFailed = errors.New("warm start gave no certified answer")
+
+// Solve returns the certified outcome of the full n-stage pattern (n at
+// least n_min), solved from the previous basis when there is one. ok is
+// false when the caller must solve n cold (the gap stayed above the
+// tolerance, the solver failed, or the model would exceed the memory
+// limit); warm reports whether the solve started from a previous basis.
+func (e *Sequence) Solve(n int) (out *Outcome, warm, ok bool) {
+	if n < 1 {
+		return nil, false, false
+	}
+	if e.broken {
+		return nil, false, false
+	}
+	if e.model == nil || n > e.capacity {
+		c := 2 * e.capacity
+		if c < n+32 {
+			c = n + 32
+		}
+		if !e.build(c) {
+			return nil, false, false
+		}
+	}
+	warm = e.loaded
+	// The first solve is the cold path's first attempt; a warm one re-solves
+	// with the dual simplex in the same scaling and tolerances (Resolve
+	// applies every option, so the unscaled tree LPs stay unscaled).
+	first := attempts(e.opt.Base, e.opt.Auto, e.p.Kind)[0]
+	so := first
+	so.Algorithm = solver.Dual
+	t0 := time.Now()
+	var sol *solver.Solution
+	var err error
+	if !e.loaded {
+		if err := e.inc.Load(e.model); err != nil {
+			return nil, false, false
+		}
+		for j := range e.nw.Pattern {
+			if j >= n*e.dsts {
+				e.setMsg(j, false)
+			}
+		}
+		e.enabled = n
+		// The first solve is the cold path's first attempt (with presolve)
+		// where the backend solves a loaded model from scratch (Clp's
+		// SolveLoaded), else the dual simplex from the slack basis.
+		so = first
+		if s, ok := e.inc.(interface {
+			SolveLoaded(solver.Options) (*solver.Solution, error)
+		}); ok {
+			sol, err = s.SolveLoaded(so)
+		} else {
+			sol, err = e.inc.Resolve(so)
+		}
+	} else {
+		for j := e.enabled * e.dsts; j < n*e.dsts; j++ {
+			e.setMsg(j, true)
+		}
+		for j := n * e.dsts; j < e.enabled*e.dsts; j++ {
+			e.setMsg(j, false)
+		}
+		e.enabled = n
+		sol, err = e.inc.Resolve(so)
+	}
+	if err != nil || sol == nil {
+		e.loaded = false
+		return nil, warm, false
+	}
+	e.loaded = true
+	name := so.Algorithm.String()
+	if warm {
+		name += " (warm)"
+	}
+	at := schedule.Attempt{Algorithm: name, Presolve: presolveName(so.Presolve), Status: sol.Status.String(),
+		Iterations: sol.Iterations, Seconds: time.Since(t0).Seconds()}
+	out, lay, err := e.record(n, sol, at)
+	if err != nil {
+		return nil, warm, false
+	}
+	if out.Gap() > e.opt.tol() {
+		// The cold path's polish: the dual simplex from this basis with
+		// tight tolerances gives duals good enough to certify.
+		t1 := time.Now()
+		pol := solver.Options{Algorithm: solver.Dual, PrimalTolerance: PolishTolerance, DualTolerance: PolishTolerance,
+			LogLevel: e.opt.Base.LogLevel, Context: e.opt.Base.Context}
+		if s2, err := e.inc.Resolve(pol); err == nil {
+			e.add(out, lay, s2, schedule.Attempt{Algorithm: "dual polish", Presolve: "off",
+				Status: s2.Status.String(), Iterations: s2.Iterations, Seconds: time.Since(t1).Seconds()})
+		}
+	}
+	out.clamp()
+	return out, warm, out.Gap() <= e.opt.tol()
+}
+
+// record builds the Outcome of the n-stage pattern from the solution of
+// the loaded model: the prefix of its loads and the duals mapped onto the
+// n-stage LP. It returns the n-stage layout for later solutions.
+func (e *Sequence) record(n int, sol *solver.Solution, at schedule.Attempt) (*Outcome, *formulations.Layout, error) {
+	nw, err := formulations.NewNetwork(e.p, formulations.FullPattern(e.p, n))
+	if err != nil {
+		return nil, nil, err
+	}
+	if !e.isPrefix(nw) {
+		e.broken = true
+		return nil, nil, fmt.Errorf("pipeline: the %d-stage network is not a prefix of the %d-stage one", n, e.capacity)
+	}
+	model, lay := nw.Build(formulations.FormCompact, e.sc)
+	out := &Outcome{Network: nw, Model: model, Cmax: math.Inf(1), LowerBound: math.Inf(-1), Status: solver.Failed}
+	e.add(out, lay, sol, at)
+	if out.Timing == nil {
+		return nil, nil, errWarmFailed
+	}
+	return out, lay, nil
+}
+
+// add repairs, evaluates and certifies one more solution of the loaded
+// model into out, whose n-stage LP has layout lay (Outcome.record).
+func (e *Sequence) add(out *Outcome, lay *formulations.Layout, sol *solver.Solution, at schedule.Attempt) {
+	nw := out.Network
+	var y []float64
+	if sol.Duals != nil {
+		y = make([]float64, out.Model.NumRows())
+		for a := range nw.Arcs {
+			y[lay.ArcRow[a]] = sol.Duals[e.lay.ArcRow[a]]
+		}
+		for j := range nw.Pattern {
+			y[lay.CompRow[j]] = sol.Duals[e.lay.CompRow[j]]
+			if r := lay.SufRow[j]; r >= 0 && e.lay.SufRow[j] >= 0 {
+				y[r] = sol.Duals[e.lay.SufRow[j]]
+			}
+		}
+		y[lay.LoadRow] = sol.Duals[e.lay.LoadRow]
+	}
+	out.record(nw, out.Model, lay, e.lay.Decode(sol.X)[:len(nw.Pattern)], y, at)
+}
+
+// isPrefix reports whether nw is the start of the loaded network: the
+// same hops and arcs, in the same order.
+func (e *Sequence) isPrefix(nw *formulations.Network) bool {
+	if len(nw.Hops) > len(e.nw.Hops) || len(nw.Arcs) > len(e.nw.Arcs) {
+		return false
+	}
+	for h := range nw.Hops {
+		if nw.Hops[h] != e.nw.Hops[h] {
+			return false
+		}
+	}
+	for a := range nw.Arcs {
+		if nw.Arcs[a] != e.nw.Arcs[a] {
+			return false
+		}
+	}
+	return true
+}
