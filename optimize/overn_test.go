@@ -190,7 +190,7 @@ func TestOverNFig9bExhaustive(t *testing.T) {
 // TestOverNWarmMatchesCold: the warm-started unpruned curve equals the cold
 // one point by point (within the certification tolerance), on a star and on
 // trees whose networks have link, store-and-forward and buffer arcs (the
-// prefix property warm.go relies on).
+// prefix property pipeline.Sequence relies on).
 func TestOverNWarmMatchesCold(t *testing.T) {
 	s := newClp(t)
 	cases := []*formulations.Problem{
