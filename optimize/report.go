@@ -139,7 +139,7 @@ func (r *NResult) Coverage() string {
 		return fmt.Sprintf("covered: every n in [%d, %d] evaluated; for n >= %d, L(n) = %.6g*n + %.6g > best %.10g, so no full n-stage pattern beyond n=%d can beat it",
 			r.NMin, r.Last, r.RuleN, b.Slope, b.Intercept, float64(r.Best.Cmax), r.Last)
 	case r.RuleN > 0:
-		return fmt.Sprintf("NOT covered: evaluated n in [%d, %d]; the rule L(n) > best needs n >= %d (raise --n-max); %s",
+		return fmt.Sprintf("NOT covered: evaluated n in [%d, %d]; the rule L(n) > best needs n >= %d (raise the guard n_max); %s",
 			r.NMin, r.Last, r.RuleN, r.Note)
 	}
 	return fmt.Sprintf("NOT covered: evaluated n in [%d, %d]; %s", r.NMin, r.Last, r.Note)
