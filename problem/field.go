@@ -135,6 +135,19 @@ func CheckFloat(field string, v float64) error {
 	return nil
 }
 
+// checkRelaxed is CheckFloat under the replay's rules (ValidateRelaxed):
+// C, A and V may also be 0.
+func checkRelaxed(field string, v float64) error {
+	switch field {
+	case FieldC, FieldA, FieldV:
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return &FieldError{field, fmtVal(v), "a finite number >= 0"}
+		}
+		return nil
+	}
+	return CheckFloat(field, v)
+}
+
 func fmtVal(v float64) string { return fmt.Sprintf("%g", v) }
 
 // InfAllowed reports whether the number field accepts infinity (only D).

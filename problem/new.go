@@ -23,7 +23,9 @@ type Input struct {
 // New is the one constructor: it reads the names, fills the defaults
 // (order nlf, 1 buffer) and validates (Validate). Every error is a
 // *FieldError naming the field.
-func New(in Input) (*Problem, error) {
+func New(in Input) (*Problem, error) { return newProblem(in, false) }
+
+func newProblem(in Input, relaxed bool) (*Problem, error) {
 	kind, err := ParseTopology(in.Topology)
 	if err != nil {
 		return nil, err
@@ -45,7 +47,7 @@ func New(in Input) (*Problem, error) {
 		}
 		p.Relay = append([]int(nil), in.Relay...)
 	}
-	if err := p.Validate(); err != nil {
+	if err := p.validate(relaxed); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -56,7 +58,14 @@ func New(in Input) (*Problem, error) {
 // states one (stages >= 1). A star given only per-processor parameters
 // takes m from them; an ordinary tree without a stated buffer count has 2
 // (alternating) buffers, as the replay reads it.
-func FromSchedule(s *schedule.Schedule) (*Problem, error) {
+func FromSchedule(s *schedule.Schedule) (*Problem, error) { return fromSchedule(s, false) }
+
+// FromScheduleRelaxed is FromSchedule under the replay's rules
+// (ValidateRelaxed): C, A and V may also be 0, and the stated stage count
+// is not checked (a replay reads the stages of the chunks).
+func FromScheduleRelaxed(s *schedule.Schedule) (*Problem, error) { return fromSchedule(s, true) }
+
+func fromSchedule(s *schedule.Schedule, relaxed bool) (*Problem, error) {
 	sp := s.Problem
 	in := Input{Topology: sp.Topology, Order: sp.Order, Buffers: sp.Buffers, M: sp.M, P: sp.P, H: sp.H,
 		S: sp.S, C: sp.C, A: sp.A, D: float64(sp.D), V: sp.V, Procs: sp.Procs, Relay: sp.Relay}
@@ -66,11 +75,11 @@ func FromSchedule(s *schedule.Schedule) (*Problem, error) {
 	if in.Topology == "tree" && in.Buffers == 0 {
 		in.Buffers = 2
 	}
-	p, err := New(in)
+	p, err := newProblem(in, relaxed)
 	if err != nil {
 		return nil, err
 	}
-	if s.Has(schedule.FieldProblemStages) {
+	if !relaxed && s.Has(schedule.FieldProblemStages) {
 		if err := CheckInt(FieldStages, sp.Stages); err != nil {
 			return nil, err
 		}

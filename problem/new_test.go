@@ -90,3 +90,46 @@ func TestParseAndFormat(t *testing.T) {
 		t.Errorf("stages below n_min: %v", err)
 	}
 }
+
+// The replay's rules (FromScheduleRelaxed) accept what only they may —
+// C, A or V of 0, a stated stage count of 0 — and refuse the rest with the
+// same field as the strict rules; the strict rules refuse all of it.
+func TestFromScheduleRelaxed(t *testing.T) {
+	base := func() *schedule.Schedule {
+		return &schedule.Schedule{Problem: schedule.Problem{Topology: "star", M: 2, S: 0, C: 1, A: 1, D: 1, V: 1}}
+	}
+	for _, c := range []struct {
+		name  string
+		edit  func(*schedule.Problem)
+		field string // the field both refuse; "" if only the strict rules do
+	}{
+		{"C=0", func(p *schedule.Problem) { p.C = 0 }, ""},
+		{"A=0", func(p *schedule.Problem) { p.A = 0 }, ""},
+		{"V=0", func(p *schedule.Problem) { p.V = 0 }, ""},
+		{"proc C=0", func(p *schedule.Problem) { p.Procs = []Proc{{C: 0, A: 1}, {C: 1, A: 0}} }, ""},
+		{"V<0", func(p *schedule.Problem) { p.V = -1 }, FieldV},
+		{"C NaN", func(p *schedule.Problem) { p.C = math.NaN() }, FieldC},
+		{"A Inf", func(p *schedule.Problem) { p.A = math.Inf(1) }, FieldA},
+		{"S<0", func(p *schedule.Problem) { p.S = -1 }, FieldS},
+		{"D=0", func(p *schedule.Problem) { p.D = 0 }, FieldD},
+		{"m=0", func(p *schedule.Problem) { p.M = 0 }, FieldM},
+	} {
+		s := base()
+		c.edit(&s.Problem)
+		_, strictErr := FromSchedule(s)
+		_, relaxedErr := FromScheduleRelaxed(s)
+		if strictErr == nil {
+			t.Errorf("%s: the strict rules accept it", c.name)
+		}
+		var fe *FieldError
+		switch {
+		case c.field == "" && relaxedErr != nil:
+			t.Errorf("%s: the replay's rules refuse it: %v", c.name, relaxedErr)
+		case c.field != "" && (!errors.As(relaxedErr, &fe) || fe.Field != c.field):
+			t.Errorf("%s: replay's rules: %v, want a FieldError on %q", c.name, relaxedErr, c.field)
+		}
+	}
+	if _, err := FromScheduleRelaxed(base()); err != nil {
+		t.Errorf("a valid problem refused: %v", err)
+	}
+}

@@ -37,7 +37,18 @@ type Problem struct {
 // the first bad one. Every entry point — command-line flags, sweep specs,
 // schedule JSON (FromSchedule) and library callers (New) — validates
 // here.
-func (p *Problem) Validate() error {
+func (p *Problem) Validate() error { return p.validate(false) }
+
+// ValidateRelaxed is Validate under the rules of a replay, which runs
+// schedules no LP solve made: C, A and V may also be 0 (free links, free
+// computing, an empty load, as the farms and the tests build them).
+func (p *Problem) ValidateRelaxed() error { return p.validate(true) }
+
+func (p *Problem) validate(relaxed bool) error {
+	check := CheckFloat
+	if relaxed {
+		check = checkRelaxed
+	}
 	switch p.Kind {
 	case topology.Star:
 		if err := CheckInt(FieldM, p.M); err != nil {
@@ -52,7 +63,7 @@ func (p *Problem) Validate() error {
 					name string
 					v    float64
 				}{{FieldS, q.S}, {FieldC, q.C}, {FieldA, q.A}} {
-					if err := CheckFloat(f.name, f.v); err != nil {
+					if err := check(f.name, f.v); err != nil {
 						err.(*FieldError).Field = fmt.Sprintf("%s (processor %d)", f.name, i+1)
 						return err
 					}
@@ -92,15 +103,15 @@ func (p *Problem) Validate() error {
 			name string
 			v    float64
 		}{{FieldS, p.S}, {FieldC, p.C}, {FieldA, p.A}} {
-			if err := CheckFloat(f.name, f.v); err != nil {
+			if err := check(f.name, f.v); err != nil {
 				return err
 			}
 		}
 	}
-	if err := CheckFloat(FieldD, p.D); err != nil {
+	if err := check(FieldD, p.D); err != nil {
 		return err
 	}
-	return CheckFloat(FieldV, p.V)
+	return check(FieldV, p.V)
 }
 
 // Dests returns the destinations of one stage in send order: processors

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/topology"
 )
@@ -92,88 +93,66 @@ func (pl *plan) targets(id int, sd sendRef) []int {
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // newPlan validates s and expands it. needHops requires every chunk to
-// state its hops (timed mode).
+// state its hops (timed mode). The problem is validated by package
+// problem's one validator under the replay's rules
+// (problem.FromScheduleRelaxed: zero rates and V = 0 replay too); what is
+// left here is what only a replay asks of a schedule: its buffer reuse,
+// and chunks that fit the platform.
 func newPlan(s *schedule.Schedule, needHops bool) (*plan, error) {
 	if s == nil {
 		return nil, fmt.Errorf("executor: nil schedule")
 	}
 	pr := &s.Problem
-	kind, err := topology.ParseKind(pr.Topology)
-	if err != nil {
-		return nil, fmt.Errorf("executor: %w", err)
-	}
-	pl := &plan{s: s, kind: kind, p: pr.P, h: pr.H, m: pr.M, nbuf: 1}
-	for _, v := range []struct {
-		name string
-		x    float64
-	}{{"S", pr.S}, {"C", pr.C}, {"A", pr.A}} {
-		if !finite(v.x) || v.x < 0 {
-			return nil, fmt.Errorf("executor: problem: %s = %g, want a finite value >= 0", v.name, v.x)
-		}
-	}
-	if d := float64(pr.D); math.IsNaN(d) || d <= 0 {
-		return nil, fmt.Errorf("executor: problem: D = %g, want a number > 0 or inf", d)
-	}
-	if !finite(pr.V) || pr.V < 0 {
-		return nil, fmt.Errorf("executor: problem: V = %g, want a finite number >= 0", pr.V)
-	}
-	switch kind {
-	case topology.Star:
-		if pl.m == 0 {
-			pl.m = len(pr.Procs)
-		}
-		if pl.m < 1 {
-			return nil, fmt.Errorf("executor: star: m = %d, want >= 1", pr.M)
-		}
-		if len(pr.Procs) > 0 && len(pr.Procs) != pl.m {
-			return nil, fmt.Errorf("executor: star: %d per-processor parameters for m = %d", len(pr.Procs), pl.m)
-		}
-		pl.stars = make([]schedule.Proc, pl.m)
-		for i := range pl.stars {
-			sp, cp, ap := pr.ProcParams(i + 1)
-			if !finite(sp) || !finite(cp) || !finite(ap) || sp < 0 || cp < 0 || ap < 0 {
-				return nil, fmt.Errorf("executor: star: processor %d: S=%g C=%g A=%g, want finite values >= 0", i+1, sp, cp, ap)
-			}
-			pl.stars[i] = schedule.Proc{S: sp, C: cp, A: ap}
-		}
-		pl.g, err = topology.Build(kind, pl.m, 0, 0)
-		pl.h = 1
-	case topology.Tree, topology.Binomial:
-		if kind == topology.Tree {
-			switch pr.Buffers {
-			case 0, 2:
-				pl.nbuf = 2
-			case 1:
-				pl.nbuf = 1
-			default:
-				return nil, fmt.Errorf("executor: tree: buffers = %d, want 1 or 2", pr.Buffers)
-			}
-			if pl.nbuf == 2 && pr.BufferReuse != "" && pr.BufferReuse != "alternate" {
-				return nil, fmt.Errorf("executor: tree: buffer_reuse %q is not supported (only \"alternate\")", pr.BufferReuse)
-			}
-		}
-		pl.g, err = topology.Build(kind, 0, pr.P, pr.H)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("executor: %w", err)
-	}
-	pl.relay = make([]bool, pl.h+1)
-	if kind == topology.Star && len(pr.Relay) > 0 {
+	if pr.Topology == "star" && len(pr.Relay) > 0 {
 		return nil, fmt.Errorf("executor: star: relay-only layers %v make no sense", pr.Relay)
 	}
-	for _, l := range pr.Relay {
-		if l < 1 || l > pl.h {
-			return nil, fmt.Errorf("executor: relay-only layer %d outside 1..%d", l, pl.h)
-		}
-		pl.relay[l] = true
+	prob, err := problem.FromScheduleRelaxed(s)
+	if err != nil {
+		return nil, fmt.Errorf("executor: problem: %w", err)
 	}
-	ngroups := pl.h + 1
-	if kind == topology.Star {
-		ngroups = pl.m + 1
+	pl := &plan{s: s, kind: prob.Kind, p: prob.P, h: prob.H, m: prob.M, nbuf: 1}
+	if err := pl.platform(prob); err != nil {
+		return nil, err
+	}
+	if err := pl.chunks(prob, needHops); err != nil {
+		return nil, err
+	}
+	pl.sendLists()
+	return pl, nil
+}
+
+// platform builds the graph, the per-processor parameters of a star, the
+// relay-only layers and the node indexes.
+func (pl *plan) platform(prob *problem.Problem) error {
+	var err error
+	switch pl.kind {
+	case topology.Star:
+		pl.stars = make([]schedule.Proc, pl.m)
+		for i := range pl.stars {
+			sp, cp, ap := prob.Params(i + 1)
+			pl.stars[i] = schedule.Proc{S: sp, C: cp, A: ap}
+		}
+		pl.g, err = topology.Build(pl.kind, pl.m, 0, 0)
+		pl.h = 1
 		pl.starTarget = make([]int, pl.m+1)
 		for i := range pl.starTarget {
 			pl.starTarget[i] = i
 		}
+	default:
+		if pl.kind == topology.Tree {
+			pl.nbuf = prob.Buffers
+			if r := pl.s.Problem.BufferReuse; pl.nbuf == 2 && r != "" && r != "alternate" {
+				return fmt.Errorf("executor: tree: buffer_reuse %q is not supported (only \"alternate\")", r)
+			}
+		}
+		pl.g, err = topology.Build(pl.kind, 0, pl.p, pl.h)
+	}
+	if err != nil {
+		return fmt.Errorf("executor: %w", err)
+	}
+	pl.relay = make([]bool, pl.h+1)
+	for _, l := range prob.Relay {
+		pl.relay[l] = true
 	}
 	pl.posInLayer = make([]int32, len(pl.g.Nodes))
 	for _, ids := range pl.g.ByLayer {
@@ -182,88 +161,98 @@ func newPlan(s *schedule.Schedule, needHops bool) (*plan, error) {
 		}
 	}
 	for l := 1; l <= pl.h; l++ {
-		if kind == topology.Star || !pl.relay[l] {
+		if pl.kind == topology.Star || !pl.relay[l] {
 			pl.computing += len(pl.g.ByLayer[l])
 		}
 	}
+	return nil
+}
 
-	// Chunks.
-	pl.ch = make([]pchunk, len(s.Chunks))
+// chunks checks the schedule's chunks against the platform and expands
+// each: link loads and durations per hop, computing time, receive lists.
+func (pl *plan) chunks(prob *problem.Problem, needHops bool) error {
+	ngroups, maxDest := pl.h+1, pl.h
+	if pl.kind == topology.Star {
+		ngroups, maxDest = pl.m+1, pl.m
+	}
+	pl.ch = make([]pchunk, len(pl.s.Chunks))
 	pl.recv = make([][]int32, ngroups)
-	for ci := range s.Chunks {
-		c := &s.Chunks[ci]
+	for ci := range pl.s.Chunks {
+		c := &pl.s.Chunks[ci]
 		pc := &pl.ch[ci]
 		pc.idx, pc.dest, pc.load = ci, c.Dest(), c.Load
 		where := func() string { return chunkName(pl, ci) }
 		if c.Stage < 1 {
-			return nil, fmt.Errorf("executor: chunk %d: stage %d, want an integer >= 1", ci+1, c.Stage)
+			return fmt.Errorf("executor: chunk %d: stage %d, want an integer >= 1", ci+1, c.Stage)
 		}
 		if c.Has(schedule.FieldStart) && !finite(c.Start) {
-			return nil, fmt.Errorf("executor: %s: start %g", where(), c.Start)
+			return fmt.Errorf("executor: %s: start %g", where(), c.Start)
 		}
 		if !finite(c.Load) {
-			return nil, fmt.Errorf("executor: %s: load %g", where(), c.Load)
-		}
-		pc.sim = math.Max(c.Load, 0)
-		maxDest := pl.h
-		if kind == topology.Star {
-			maxDest = pl.m
+			return fmt.Errorf("executor: %s: load %g", where(), c.Load)
 		}
 		if pc.dest < 1 || pc.dest > maxDest {
-			return nil, fmt.Errorf("executor: chunk %d (stage %d): destination %d outside 1..%d", ci+1, c.Stage, pc.dest, maxDest)
+			return fmt.Errorf("executor: chunk %d (stage %d): destination %d outside 1..%d", ci+1, c.Stage, pc.dest, maxDest)
 		}
 		nh := 1
-		if kind != topology.Star {
+		if pl.kind != topology.Star {
 			nh = pc.dest
 		}
 		if needHops && len(c.Hops) != nh {
-			return nil, fmt.Errorf("executor: %s: %d hops stated, want %d", where(), len(c.Hops), nh)
+			return fmt.Errorf("executor: %s: %d hops stated, want %d", where(), len(c.Hops), nh)
 		}
 		for hi := range c.Hops {
 			if !finite(c.Hops[hi].Start) {
-				return nil, fmt.Errorf("executor: %s: hop %d starts at %g", where(), hi, c.Hops[hi].Start)
+				return fmt.Errorf("executor: %s: hop %d starts at %g", where(), hi, c.Hops[hi].Start)
 			}
 		}
-		pc.linkLoad = make([]float64, nh)
-		pc.dur = make([]float64, nh)
-		sp, cp, ap := pr.S, pr.C, pr.A
-		if kind == topology.Star {
-			q := pl.stars[pc.dest-1]
-			sp, cp, ap = q.S, q.C, q.A
-		}
-		for hi := 0; hi < nh; hi++ {
-			f := 1.0
-			switch kind {
-			case topology.Tree:
-				f = topology.TreeHopLoad(pl.p, pc.dest, hi)
-			case topology.Binomial:
-				f = topology.BinomialStepLoad(pl.p, pc.dest, hi+1)
-			}
-			pc.linkLoad[hi] = f * pc.load
-			pc.dur[hi] = sp + cp*f*pc.sim
-		}
-		pc.work = ap * pc.sim
-		pc.computed = kind == topology.Star || !pl.relay[pc.dest]
-		if kind == topology.Star {
-			pc.pos = []int32{int32(len(pl.recv[pc.dest]))}
-			pl.recv[pc.dest] = append(pl.recv[pc.dest], int32(ci))
-		} else {
-			pc.pos = make([]int32, pc.dest+1)
-			pc.pos[0] = -1
-			for l := 1; l <= pc.dest; l++ {
-				pc.pos[l] = int32(len(pl.recv[l]))
-				pl.recv[l] = append(pl.recv[l], int32(ci))
-			}
-		}
+		pl.expand(prob, pc, nh)
 	}
+	return nil
+}
 
-	// Sends per sender layer, in list order.
+// expand fills a checked chunk with nh hops: its link loads and durations
+// (S + C·load per hop), its computing time and its receive positions.
+func (pl *plan) expand(prob *problem.Problem, pc *pchunk, nh int) {
+	pc.sim = math.Max(pc.load, 0)
+	pc.linkLoad = make([]float64, nh)
+	pc.dur = make([]float64, nh)
+	sp, cp, ap := prob.Params(pc.dest)
+	for hi := 0; hi < nh; hi++ {
+		f := 1.0
+		switch pl.kind {
+		case topology.Tree:
+			f = topology.TreeHopLoad(pl.p, pc.dest, hi)
+		case topology.Binomial:
+			f = topology.BinomialStepLoad(pl.p, pc.dest, hi+1)
+		}
+		pc.linkLoad[hi] = f * pc.load
+		pc.dur[hi] = sp + cp*f*pc.sim
+	}
+	pc.work = ap * pc.sim
+	pc.computed = pl.kind == topology.Star || !pl.relay[pc.dest]
+	ci := int32(pc.idx)
+	if pl.kind == topology.Star {
+		pc.pos = []int32{int32(len(pl.recv[pc.dest]))}
+		pl.recv[pc.dest] = append(pl.recv[pc.dest], ci)
+		return
+	}
+	pc.pos = make([]int32, pc.dest+1)
+	pc.pos[0] = -1
+	for l := 1; l <= pc.dest; l++ {
+		pc.pos[l] = int32(len(pl.recv[l]))
+		pl.recv[l] = append(pl.recv[l], ci)
+	}
+}
+
+// sendLists lists the sends of every sender layer in list order.
+func (pl *plan) sendLists() {
 	pl.sends = make([][]sendRef, pl.h)
-	if kind == topology.Star {
+	if pl.kind == topology.Star {
 		for ci := range pl.ch {
 			pl.sends[0] = append(pl.sends[0], sendRef{c: int32(ci), hop: 0, last: true, pos: -1})
 		}
-		return pl, nil
+		return
 	}
 	for l := 0; l < pl.h; l++ {
 		for ci := range pl.ch {
@@ -275,7 +264,7 @@ func newPlan(s *schedule.Schedule, needHops bool) (*plan, error) {
 			if l > 0 {
 				pos = pc.pos[l]
 			}
-			if kind == topology.Tree {
+			if pl.kind == topology.Tree {
 				pl.sends[l] = append(pl.sends[l], sendRef{c: int32(ci), hop: int16(l), last: true, pos: pos})
 				continue
 			}
@@ -284,7 +273,6 @@ func newPlan(s *schedule.Schedule, needHops bool) (*plan, error) {
 			}
 		}
 	}
-	return pl, nil
 }
 
 // chunkName describes chunk ci for messages: "stage 2, layer 3 (chunk 7)".

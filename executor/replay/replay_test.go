@@ -474,14 +474,14 @@ func TestBadSchedules(t *testing.T) {
 		mut  func(s *schedule.Schedule)
 		want string
 	}{
-		{"topology", func(s *schedule.Schedule) { s.Problem.Topology = "ring" }, "unknown topology"},
-		{"buffers", func(s *schedule.Schedule) { s.Problem.Buffers = 3 }, "buffers = 3"},
+		{"topology", func(s *schedule.Schedule) { s.Problem.Topology = "ring" }, "invalid topology ring"},
+		{"buffers", func(s *schedule.Schedule) { s.Problem.Buffers = 3 }, "invalid buffers 3"},
 		{"reuse", func(s *schedule.Schedule) { s.Problem.BufferReuse = "any" }, "buffer_reuse"},
 		{"dest", func(s *schedule.Schedule) { s.Chunks[0].Layer = 4 }, "destination 4 outside 1..3"},
 		{"hops", func(s *schedule.Schedule) { s.Chunks[2].Hops = s.Chunks[2].Hops[:2] }, "2 hops stated, want 3"},
 		{"nan", func(s *schedule.Schedule) { s.Chunks[1].Load = math.NaN() }, "load NaN"},
-		{"S", func(s *schedule.Schedule) { s.Problem.S = -1 }, "S = -1"},
-		{"relay", func(s *schedule.Schedule) { s.Problem.Relay = []int{7} }, "relay-only layer 7"},
+		{"S", func(s *schedule.Schedule) { s.Problem.S = -1 }, "invalid S -1"},
+		{"relay", func(s *schedule.Schedule) { s.Problem.Relay = []int{7} }, "invalid relay 7"},
 	}
 	for _, tc := range cases {
 		s := base()

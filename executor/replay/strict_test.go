@@ -136,11 +136,11 @@ func TestMalformedSchedulesAreRefused(t *testing.T) {
 		edit func(m map[string]any)
 		want string
 	}{
-		{"D -inf", func(m map[string]any) { m["problem"].(map[string]any)["D"] = "-inf" }, "D = -Inf"},
-		{"D 0", func(m map[string]any) { m["problem"].(map[string]any)["D"] = 0.0 }, "D = 0"},
+		{"D -inf", func(m map[string]any) { m["problem"].(map[string]any)["D"] = "-inf" }, "invalid D -Inf"},
+		{"D 0", func(m map[string]any) { m["problem"].(map[string]any)["D"] = 0.0 }, "invalid D 0"},
 		{"stage 0", func(m map[string]any) { chunks(m)[0]["stage"] = 0.0 }, "stage 0"},
 		{"stage -4", func(m map[string]any) { chunks(m)[2]["stage"] = -4.0 }, "stage -4"},
-		{"V -1", func(m map[string]any) { m["problem"].(map[string]any)["V"] = -1.0 }, "V = -1"},
+		{"V -1", func(m map[string]any) { m["problem"].(map[string]any)["V"] = -1.0 }, "invalid V -1: want a finite number >= 0"},
 	} {
 		m := jsonOf(t, s)
 		tc.edit(m)
