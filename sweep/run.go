@@ -17,6 +17,7 @@ import (
 	"github.com/dlsched/dlsched/optimize"
 	"github.com/dlsched/dlsched/pipeline"
 	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/solve"
 	"github.com/dlsched/dlsched/solver"
 	"github.com/dlsched/dlsched/solver/backends"
 )
@@ -291,20 +292,27 @@ func SolvePoint(ctx context.Context, pt Point, s solver.Solver, rc RunConfig) (r
 			return row
 		}
 	}
-	t1 := time.Now()
 	var sch *schedule.Schedule
 	searchLPs := 0
+	var verifyErr error
+	sopt := solve.Options{Pipeline: po, Pattern: rc.Pattern, Cache: rc.Cache, Verify: rc.Verify, Context: ctx}
+	if !rc.Prune {
+		sopt.Pattern = "" // the full pattern
+	}
 	if pt.Stages.Policy == StagesOpt {
+		t1 := time.Now()
 		sch, searchLPs, err = solveOpt(&p, po)
-	} else if rc.Pattern != "greedy" || !rc.Prune {
-		sch, err = optimize.SolveBest(&p, n, optimize.PatternOptions{Pipeline: po, Cache: rc.Cache})
-		if sch != nil && sch.Pattern != nil {
-			searchLPs = sch.Pattern.Candidates - 1
+		row.SolveSeconds = time.Since(t1).Seconds()
+		if err == nil && rc.Verify {
+			row.VerifySeconds, verifyErr = solve.Verify(sch, sopt)
 		}
 	} else {
-		sch, err = pipeline.Solve(&p, n, po)
+		var res *solve.Result
+		if res, err = solve.Schedule(&p, n, sopt); err == nil {
+			sch, searchLPs, verifyErr = res.Schedule, res.SearchLPs, res.VerifyErr
+			row.SolveSeconds, row.VerifySeconds = res.SolveSeconds, res.VerifySeconds
+		}
 	}
-	row.SolveSeconds = time.Since(t1).Seconds()
 	if err != nil {
 		return fail(err)
 	}
@@ -334,16 +342,12 @@ func SolvePoint(ctx context.Context, pt Point, s solver.Solver, rc RunConfig) (r
 		}
 	}
 	if rc.Verify {
-		t2 := time.Now()
-		v, err := replay.Verify(sch, replay.Options{Context: ctx, MaxBytes: pipeline.DefaultMaxModelBytes})
-		row.VerifySeconds = time.Since(t2).Seconds()
-		if err != nil {
-			if ctx.Err() != nil {
-				row.Error = errVerifyCanceled
-			} else {
-				row.Error = "verify: " + err.Error()
-			}
-		} else {
+		switch v := sch.Verification; {
+		case verifyErr != nil && ctx.Err() != nil:
+			row.Error = errVerifyCanceled
+		case verifyErr != nil:
+			row.Error = "verify: " + verifyErr.Error()
+		case v != nil:
 			row.Verification = &Verification{OK: v.OK, Makespan: v.Makespan, Violations: len(v.Violations)}
 		}
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/dlsched/dlsched/optimize"
 	"github.com/dlsched/dlsched/pipeline"
 	"github.com/dlsched/dlsched/problem"
-	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/solve"
 	"github.com/urfave/cli/v2"
 )
 
@@ -94,7 +94,7 @@ func solveAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	opt, done, err := pipelineOptions(c)
+	opt, done, err := solveOptions(c)
 	if err != nil {
 		return err
 	}
@@ -102,19 +102,16 @@ func solveAction(c *cli.Context) error {
 	if err := checkSolveSize(c, p, n, opt); err != nil {
 		return err
 	}
-	gc := lowerGC(p, n, opt)
-	s, err := solvePattern(c, p, n, opt)
+	gc := lowerGC(p, n, opt.Pipeline)
+	res, err := solve.Schedule(p, n, opt)
 	restoreGC(gc)
 	if err != nil {
-		return err
+		return solveErr(err)
 	}
-	if !c.Bool("no-verify") {
-		v, err := replay.Verify(s, replay.Options{Context: c.Context, MaxBytes: opt.MaxModelBytes})
-		if err != nil {
-			return fmt.Errorf("verify: %w", err)
-		}
-		s.Verification = v
+	if res.VerifyErr != nil {
+		return fmt.Errorf("verify: %w", res.VerifyErr)
 	}
+	s := res.Schedule
 	if c.Bool("no-timings") {
 		s.DropTimings()
 	}
@@ -130,6 +127,29 @@ func solveAction(c *cli.Context) error {
 		return cli.Exit(fmt.Sprintf("the executor rejected the schedule (%d violations)", len(s.Verification.Violations)), 1)
 	}
 	return nil
+}
+
+// solveOptions reads the engine's flags, --pattern and --no-verify.
+func solveOptions(c *cli.Context) (solve.Options, func(), error) {
+	po, done, err := pipelineOptions(c)
+	if err != nil {
+		return solve.Options{}, nil, err
+	}
+	opt := solve.Options{Pipeline: po, Pattern: c.String("pattern"), Verify: !c.Bool("no-verify"),
+		VerifyMaxBytes: po.MaxModelBytes, Context: c.Context}
+	if po.NoPrune && !c.IsSet("pattern") {
+		opt.Pattern = "" // the full pattern; --pattern with --no-prune is refused by the library
+	}
+	return opt, done, nil
+}
+
+// solveErr turns the library's refusals into bad usage naming the flags.
+func solveErr(err error) error {
+	var se *optimize.SizeExactError
+	if errors.As(err, &se) {
+		return usagef("invalid --pattern exact: %v", err)
+	}
+	return flagErr(err)
 }
 
 // solveInputs reads the problem, --stages and --format and checks the
@@ -158,50 +178,18 @@ func solveInputs(c *cli.Context) (*problem.Problem, int, string, error) {
 
 // checkSolveSize refuses an LP or a verification over the memory limit,
 // then writes --export-model.
-func checkSolveSize(c *cli.Context, p *problem.Problem, n int, opt pipeline.Options) error {
-	if err := pipeline.CheckSize(p, n, opt); err != nil {
-		return sizeUsage(err, "use fewer stages")
-	}
-	if !c.Bool("no-verify") {
-		if err := replay.CheckPlatform(p.Kind, p.M, p.P, p.H, float64(n)*p.Processors(), opt.MaxModelBytes); err != nil {
+func checkSolveSize(c *cli.Context, p *problem.Problem, n int, opt solve.Options) error {
+	if err := solve.Check(p, n, opt); err != nil {
+		var re *replay.SizeError
+		if errors.As(err, &re) {
 			return sizeUsage(err, "skip verification with --no-verify")
 		}
+		return sizeUsage(err, "use fewer stages")
 	}
 	if path := c.String("export-model"); path != "" {
-		return exportModel(p, n, opt, path)
+		return exportModel(p, n, opt.Pipeline, path)
 	}
 	return nil
-}
-
-// solvePattern solves with the message pattern of --pattern.
-func solvePattern(c *cli.Context, p *problem.Problem, n int, opt pipeline.Options) (*schedule.Schedule, error) {
-	pattern := c.String("pattern")
-	if opt.NoPrune {
-		if c.IsSet("pattern") {
-			return nil, usagef("invalid --pattern %s with --no-prune: without pruning every message of the n-stage pattern is sent", pattern)
-		}
-		pattern = "search" // SolveBest solves the full pattern as it is
-	}
-	switch pattern {
-	case "greedy":
-		s, err := pipeline.Solve(p, n, opt)
-		if err != nil {
-			return nil, flagErr(err)
-		}
-		optimize.SetPatternBound(p, s)
-		return s, nil
-	case "search":
-		s, err := optimize.SolveBest(p, n, optimize.PatternOptions{Pipeline: opt})
-		return s, flagErr(err)
-	case "exact":
-		s, err := optimize.SolveExact(p, n, optimize.ExactOptions{Pipeline: opt})
-		var se *optimize.SizeExactError
-		if errors.As(err, &se) {
-			return nil, usagef("invalid --pattern exact: %v", err)
-		}
-		return s, flagErr(err)
-	}
-	return nil, usagef("invalid --pattern %s: want search, greedy or exact", pattern)
 }
 
 // lowerGC makes the garbage collector run at 25% heap growth instead of

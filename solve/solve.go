@@ -1,0 +1,152 @@
+package solve
+
+import (
+	"context"
+	"time"
+
+	"github.com/dlsched/dlsched/executor/replay"
+	"github.com/dlsched/dlsched/optimize"
+	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/problem"
+	"github.com/dlsched/dlsched/schedule"
+)
+
+// The message patterns Schedule can choose.
+const (
+	// PatternSearch is optimize.SolveBest: the greedy prune, destination
+	// subsets, local search and a chain over stage counts (the default).
+	PatternSearch = "search"
+	// PatternGreedy is the paper's prune alone (pipeline.Solve).
+	PatternGreedy = "greedy"
+	// PatternExact is the pattern MILP (optimize.SolveExact, Cbc).
+	PatternExact = "exact"
+)
+
+// FieldPattern names Options.Pattern in errors.
+const FieldPattern = "pattern"
+
+// Options configure Schedule.
+type Options struct {
+	// Pipeline are the engine's options (solver, form, tolerances, memory
+	// limit, NoPrune, context in Base.Context).
+	Pipeline pipeline.Options
+	// Pattern is PatternSearch (also ""), PatternGreedy or PatternExact.
+	// Without pruning (Pipeline.NoPrune) the full pattern is solved and
+	// only "" or PatternSearch are valid.
+	Pattern string
+	// Cache shares the pattern search's chains between calls (sweeps).
+	Cache *optimize.PatternCache
+	// Verify replays the schedule on the executor (Result.Schedule's
+	// Verification); VerifyMaxBytes limits the replay's memory
+	// (pipeline.DefaultMaxModelBytes when zero).
+	Verify         bool
+	VerifyMaxBytes int64
+	// Context stops the verification (the solve reads
+	// Pipeline.Base.Context).
+	Context context.Context
+}
+
+// Result is a solved, optionally verified schedule.
+type Result struct {
+	// Schedule has Cmax, the certified bound, the pattern and its bound
+	// over every pattern, and Verification when Options.Verify.
+	Schedule *schedule.Schedule
+	// SearchLPs counts the LPs the pattern search solved beyond the
+	// schedule's own attempts.
+	SearchLPs int
+	// SolveSeconds and VerifySeconds are wall-clock times.
+	SolveSeconds, VerifySeconds float64
+	// VerifyErr is the replay's error, if it could not run (the schedule
+	// is still the solve's); a replay that ran and found violations is
+	// not an error (Schedule.Verification.OK is false).
+	VerifyErr error
+}
+
+// Check refuses, before anything is built, an LP over the engine's memory
+// limit (*pipeline.SizeError) and, with verification, a replay over its
+// limit (*replay.SizeError).
+func Check(p *problem.Problem, n int, opt Options) error {
+	if err := pipeline.CheckSize(p, n, opt.Pipeline); err != nil {
+		return err
+	}
+	if opt.Verify {
+		return replay.CheckPlatform(p.Kind, p.M, p.P, p.H, float64(n)*p.Processors(), opt.verifyLimit())
+	}
+	return nil
+}
+
+func (o *Options) verifyLimit() int64 {
+	if o.VerifyMaxBytes > 0 {
+		return o.VerifyMaxBytes
+	}
+	return pipeline.DefaultMaxModelBytes
+}
+
+// Schedule solves p with n stages in the chosen pattern and, with
+// Options.Verify, replays the result. Errors of the solve are returned as
+// the engine and optimize give them (a *problem.FieldError names the
+// field; *optimize.SizeExactError when the exact MILP is too large).
+func Schedule(p *problem.Problem, n int, opt Options) (*Result, error) {
+	if err := Check(p, n, opt); err != nil {
+		return nil, err
+	}
+	t0 := time.Now()
+	s, searchLPs, err := solvePattern(p, n, opt)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Schedule: s, SearchLPs: searchLPs, SolveSeconds: time.Since(t0).Seconds()}
+	if opt.Verify {
+		res.VerifySeconds, res.VerifyErr = Verify(s, opt)
+	}
+	return res, nil
+}
+
+// Verify replays s on the executor within opt's memory limit and context
+// and sets s.Verification; it returns the replay's wall-clock time and its
+// error if it could not run (violations are not an error).
+func Verify(s *schedule.Schedule, opt Options) (float64, error) {
+	t0 := time.Now()
+	v, err := replay.Verify(s, replay.Options{Context: opt.Context, MaxBytes: opt.verifyLimit()})
+	if err == nil {
+		s.Verification = v
+	}
+	return time.Since(t0).Seconds(), err
+}
+
+// solvePattern solves in the pattern of opt and states the bound over
+// every pattern.
+func solvePattern(p *problem.Problem, n int, opt Options) (*schedule.Schedule, int, error) {
+	pattern := opt.Pattern
+	if pattern == "" {
+		pattern = PatternSearch
+	}
+	if opt.Pipeline.NoPrune && pattern != PatternSearch {
+		return nil, 0, &problem.FieldError{Field: FieldPattern, Value: pattern,
+			Want: "search when pruning is off (without pruning every message of the n-stage pattern is sent)"}
+	}
+	switch pattern {
+	case PatternGreedy:
+		s, err := pipeline.Solve(p, n, opt.Pipeline)
+		if err != nil {
+			return nil, 0, err
+		}
+		optimize.SetPatternBound(p, s)
+		return s, 0, nil
+	case PatternSearch:
+		// Without pruning SolveBest solves the full pattern as it is.
+		s, err := optimize.SolveBest(p, n, optimize.PatternOptions{Pipeline: opt.Pipeline, Cache: opt.Cache})
+		if err != nil {
+			return nil, 0, err
+		}
+		lps := 0
+		if s.Pattern != nil && s.Pattern.Candidates > 0 {
+			lps = s.Pattern.Candidates - 1
+		}
+		return s, lps, nil
+	case PatternExact:
+		s, err := optimize.SolveExact(p, n, optimize.ExactOptions{Pipeline: opt.Pipeline})
+		return s, 0, err
+	}
+	return nil, 0, &problem.FieldError{Field: FieldPattern, Value: pattern, Want: "search, greedy or exact"}
+}
