@@ -68,8 +68,10 @@
 // switched off (a change of bounds), so the unpruned curve is computed
 // from one basis by the solve engine's warm-start option,
 // pipeline.Sequence: measured on the Fig. 9b star (D = 1e5, n = 10..105,
-// 96 LPs, Clp 1.17): 1.6 s warm against 14.7 s cold, about 20 dual simplex
-// iterations per point instead of about 2000. Every warm answer goes
+// 96 LPs, Clp 1.17): 1.6 s warm against 14.7 s cold when it was written
+// (dual re-solves, about 20 iterations per point instead of about 2000;
+// the re-solves now use the first attempt's algorithm, see
+// pipeline.Sequence). Every warm answer goes
 // through the steps and tolerances of a cold one (repair, certification on
 // the n-stage LP, polish) and is redone cold if the certificate fails.
 // Past the optimum the LPs are degenerate and a warm solve can take as

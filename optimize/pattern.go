@@ -77,6 +77,12 @@ type PatternOptions struct {
 	// higher trees get every single layer and a greedy extension of the
 	// best one.
 	Exhaustive int
+	// Warm, if not nil, solves the full pattern without pruning
+	// (Pipeline.NoPrune) from the basis of the previous stage count
+	// (pipeline.Sequence, the engine's warm-start option); a count it
+	// cannot certify is solved cold. Sweeps pass one per run of stage
+	// counts of one problem.
+	Warm *pipeline.Sequence
 }
 
 // SetPatternBound fills s.PatternLowerBound and s.PatternGap with a bound
@@ -120,6 +126,18 @@ func PatternBound(p *formulations.Problem) (float64, string) {
 	return lb, how
 }
 
+// solveFull solves the full n-stage pattern without pruning, warm when
+// opt.Warm certifies it, else cold.
+func solveFull(p *formulations.Problem, n int, opt PatternOptions) (*schedule.Schedule, error) {
+	if opt.Warm != nil {
+		if s, _, ok := opt.Warm.Schedule(n); ok {
+			return s, nil
+		}
+		defer opt.Warm.Invalidate() // the cold solve replaces the loaded model
+	}
+	return pipeline.Solve(p, n, opt.Pipeline)
+}
+
 // MaxChain is the number of stage counts SolveBest's chain covers: the
 // search at n is seeded with the search's result at n−1, down to
 // max(n_min, n−MaxChain+1).
@@ -151,11 +169,11 @@ const MaxChain = 8
 // same with or without it.
 //
 // With opt.Pipeline.NoPrune the full n-stage pattern is solved as it is
-// (the paper's model: every message sent, empty ones too) and Pattern
-// says "full".
+// (the paper's model: every message sent, empty ones too; warm with
+// opt.Warm) and Pattern says "full".
 func SolveBest(p *formulations.Problem, n int, opt PatternOptions) (*schedule.Schedule, error) {
 	if opt.Pipeline.NoPrune {
-		s, err := pipeline.Solve(p, n, opt.Pipeline)
+		s, err := solveFull(p, n, opt)
 		if err != nil {
 			return nil, err
 		}

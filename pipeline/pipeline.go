@@ -438,11 +438,19 @@ func SolveFrom(p *formulations.Problem, n int, pat formulations.Pattern, opt Opt
 		removed.CmaxAfter = res.Cmax
 		removed.Stages, removed.Destinations = lost(p, n, res.Network.Pattern, opt.Dests)
 	}
+	s := res.schedule(n, all, opt, start)
+	s.Pruning = removed
+	return s, nil
+}
+
+// schedule returns the n-stage schedule of the outcome with its status,
+// certified bound and gap, and the solve's record (attempts all, started
+// at start).
+func (res *Outcome) schedule(n int, all []schedule.Attempt, opt Options, start time.Time) *schedule.Schedule {
 	s := res.Network.Schedule(res.Timing, n)
 	s.Status = solver.Optimal.String()
 	s.LowerBound = res.LowerBound
 	s.Gap = res.Gap()
-	s.Pruning = removed
 	s.Solve = &schedule.SolveInfo{
 		Solver: opt.Solver.Name(), Form: opt.Form.String(),
 		Variables: res.Model.NumVars(), Constraints: res.Model.NumRows(), Nonzeros: res.Model.NumNonzeros(),
@@ -452,7 +460,7 @@ func SolveFrom(p *formulations.Problem, n int, pat formulations.Pattern, opt Opt
 	if !s.Solve.Certified {
 		s.Solve.Note = fmt.Sprintf("certified gap %.3g exceeds the tolerance %.3g after %d attempts", s.Gap, opt.tol(), len(res.Attempts))
 	}
-	return s, nil
+	return s
 }
 
 // zeroShare is the share of V below which a message's load counts as zero

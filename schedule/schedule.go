@@ -232,7 +232,10 @@ type SolveInfo struct {
 	Attempts    []Attempt `json:"attempts,omitempty"`
 	Tolerance   float64   `json:"tolerance"`
 	Certified   bool      `json:"certified"`
-	Note        string    `json:"note,omitempty"`
+	// Warm is true when the LP was solved from the basis of the previous
+	// stage count's LP (pipeline.Sequence), certified like a cold solve.
+	Warm bool   `json:"warm,omitempty"`
+	Note string `json:"note,omitempty"`
 	// Seconds is wall-clock time (DropTimings removes it).
 	Seconds float64 `json:"seconds,omitempty"`
 }

@@ -36,6 +36,10 @@ type Options struct {
 	Pattern string
 	// Cache shares the pattern search's chains between calls (sweeps).
 	Cache *optimize.PatternCache
+	// Warm, without pruning, solves from the basis of the previous call
+	// (optimize.PatternOptions.Warm); sweeps pass one per run of stage
+	// counts of one problem.
+	Warm *pipeline.Sequence
 	// Verify replays the schedule on the executor (Result.Schedule's
 	// Verification); VerifyMaxBytes limits the replay's memory
 	// (pipeline.DefaultMaxModelBytes when zero).
@@ -135,7 +139,7 @@ func solvePattern(p *problem.Problem, n int, opt Options) (*schedule.Schedule, i
 		return s, 0, nil
 	case PatternSearch:
 		// Without pruning SolveBest solves the full pattern as it is.
-		s, err := optimize.SolveBest(p, n, optimize.PatternOptions{Pipeline: opt.Pipeline, Cache: opt.Cache})
+		s, err := optimize.SolveBest(p, n, optimize.PatternOptions{Pipeline: opt.Pipeline, Cache: opt.Cache, Warm: opt.Warm})
 		if err != nil {
 			return nil, 0, err
 		}

@@ -134,25 +134,35 @@ func Run(ctx context.Context, sp *Spec, path string, opt Options) (Summary, erro
 	if rc.Cache == nil {
 		rc.Cache = optimize.NewPatternCache()
 	}
-	jobs := make(chan Point)
+	jobs := make(chan []Point)
 	rows := make(chan Row)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func(s solver.Solver) {
 			defer wg.Done()
-			for pt := range jobs {
-				r := SolvePoint(ctx, pt, s, rc)
-				if ctx.Err() != nil && (r.VerifyCanceled() || r.Status == StatusFailed) {
-					continue // interrupted: left for the next run
+			for grp := range jobs {
+				var wc *warmChain
+				if len(grp) > 1 {
+					wc = &warmChain{}
 				}
-				rows <- r
+				for _, pt := range grp {
+					if ctx.Err() != nil {
+						break // the rest of the chain is left for the next run
+					}
+					r := solvePoint(ctx, pt, s, rc, wc)
+					if ctx.Err() != nil && (r.VerifyCanceled() || r.Status == StatusFailed) {
+						continue // interrupted: left for the next run
+					}
+					rows <- r
+				}
+				wc.close()
 			}
 		}(solvers[w])
 	}
 	go func() {
 		defer close(jobs)
-		for _, pt := range todo {
+		for _, pt := range chains(todo, rc) {
 			select {
 			case jobs <- pt:
 			case <-ctx.Done():
@@ -195,6 +205,46 @@ func Run(ctx context.Context, sp *Spec, path string, opt Options) (Summary, erro
 	return sum, ctx.Err()
 }
 
+// warmChain holds the warm-start engine of a run of points that differ
+// only in their fixed stage count (chains); solvePoint makes it at the
+// first point that solves.
+type warmChain struct {
+	seq *pipeline.Sequence
+}
+
+func (wc *warmChain) close() {
+	if wc != nil && wc.seq != nil {
+		wc.seq.Close()
+	}
+}
+
+// chains groups the points to solve into jobs: with warm starts on
+// (run.warm) and pruning off, the points that differ only in their fixed
+// stage count form one job in increasing n, solved from one basis by one
+// worker; every other point is a job of its own. Jobs keep the order of
+// their first point.
+func chains(todo []Point, rc RunConfig) [][]Point {
+	var out [][]Point
+	at := map[string]int{}
+	for _, pt := range todo {
+		if rc.Prune || rc.NoWarm || pt.Stages.Policy != StagesFixed {
+			out = append(out, []Point{pt})
+			continue
+		}
+		k := Key(pt.Label, &pt.Problem, Stages{Policy: StagesFixed})
+		if i, ok := at[k]; ok {
+			out[i] = append(out[i], pt)
+			continue
+		}
+		at[k] = len(out)
+		out = append(out, []Point{pt})
+	}
+	for _, grp := range out {
+		sort.SliceStable(grp, func(a, b int) bool { return grp[a].Stages.N < grp[b].Stages.N })
+	}
+	return out
+}
+
 // errVerifyCanceled marks a row whose verification was cut short by
 // cancellation.
 const errVerifyCanceled = "verify: canceled"
@@ -233,7 +283,13 @@ func pipelineOptions(ctx context.Context, rc RunConfig, s solver.Solver) (pipeli
 // SolvePoint solves one point with solver s and returns its row; it never
 // panics and never returns an error: failures are rows with a status and a
 // message.
-func SolvePoint(ctx context.Context, pt Point, s solver.Solver, rc RunConfig) (row Row) {
+func SolvePoint(ctx context.Context, pt Point, s solver.Solver, rc RunConfig) Row {
+	return solvePoint(ctx, pt, s, rc, nil)
+}
+
+// solvePoint is SolvePoint, warm-started from wc's engine when wc is not
+// nil (a point of a chain).
+func solvePoint(ctx context.Context, pt Point, s solver.Solver, rc RunConfig, wc *warmChain) (row Row) {
 	t0 := time.Now()
 	p := pt.Problem
 	row = Row{Key: pt.Key, Index: pt.Index, Label: pt.Label, StagesPolicy: pt.Stages.String()}
@@ -299,6 +355,12 @@ func SolvePoint(ctx context.Context, pt Point, s solver.Solver, rc RunConfig) (r
 	if !rc.Prune {
 		sopt.Pattern = "" // the full pattern
 	}
+	if wc != nil && !rc.Prune {
+		if wc.seq == nil {
+			wc.seq = pipeline.NewSequence(&p, po)
+		}
+		sopt.Warm = wc.seq
+	}
 	if pt.Stages.Policy == StagesOpt {
 		t1 := time.Now()
 		sch, searchLPs, err = solveOpt(&p, po)
@@ -335,7 +397,7 @@ func SolvePoint(ctx context.Context, pt Point, s solver.Solver, rc RunConfig) (r
 	pl, pg := schedule.Float(sch.PatternLowerBound), schedule.Float(sch.PatternGap)
 	row.PatternLowerBound, row.PatternGap = &pl, &pg
 	if sch.Solve != nil {
-		row.Certified = sch.Solve.Certified
+		row.Certified, row.Warm = sch.Solve.Certified, sch.Solve.Warm
 		row.LPs = len(sch.Solve.Attempts) + searchLPs
 		for _, a := range sch.Solve.Attempts {
 			row.Iterations += a.Iterations

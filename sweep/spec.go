@@ -78,6 +78,11 @@ type RunConfig struct {
 	Solver string
 	// Form is the LP form, "compact" (default), "paper" or "chain".
 	Form string
+	// NoWarm solves every point from scratch (warm = false). By default
+	// the unpruned points of one problem with fixed stage counts are
+	// solved one after the other, each from the basis of the one before
+	// (pipeline.Sequence).
+	NoWarm bool
 	// NoStageGeneration solves every LP whole (stage_generation = false;
 	// pipeline.Options.NoStageGeneration).
 	NoStageGeneration bool
@@ -164,7 +169,7 @@ func Read(name string, r io.Reader) (*Spec, error) {
 // problemKeys are the keys of a [problem] table in canonical order.
 var problemKeys = []string{"label", "topology", "order", "buffers", "m", "p", "h", "S", "C", "A", "D", "V", "stages"}
 
-var runKeys = []string{"verify", "prune", "solver", "form", "tolerance", "max_stages", "pattern", "stage_generation"}
+var runKeys = []string{"verify", "prune", "solver", "form", "tolerance", "max_stages", "pattern", "stage_generation", "warm"}
 
 // Parse parses the TOML text of a spec. Every problem parameter may be a
 // single value, a list, or a range table {from, to, points, scale}. Errors
@@ -289,7 +294,7 @@ func parseRun(file string, t map[string]any, rc *RunConfig) error {
 			return &SpecError{File: file, Field: field, Msg: fmt.Sprintf("value %v: want %s", v, want)}
 		}
 		switch k {
-		case "verify", "prune", "stage_generation":
+		case "verify", "prune", "stage_generation", "warm":
 			b, ok := v.(bool)
 			if !ok {
 				return bad("true or false")
@@ -299,6 +304,8 @@ func parseRun(file string, t map[string]any, rc *RunConfig) error {
 				rc.Verify = b
 			case "prune":
 				rc.Prune = b
+			case "warm":
+				rc.NoWarm = !b
 			default:
 				rc.NoStageGeneration = !b
 			}

@@ -1,0 +1,128 @@
+package sweep
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/solver/clp"
+)
+
+const chainSpec = `
+[[problem]]
+topology = "star"
+m = 4
+S = 1e-3
+C = 1e-6
+A = 1e-3
+D = [2e4, inf]
+V = 1e5
+stages = { from = 1, to = 10, points = 10, scale = "lin" }
+
+[[problem]]
+label = "min"
+topology = "star"
+m = 4
+S = 1e-3
+C = 1e-6
+A = 1e-3
+D = 2e4
+V = [1e5, 2e5]
+stages = "min"
+
+[run]
+prune = false
+verify = true
+`
+
+// TestChains: without pruning, the points that differ only in their
+// fixed stage count are one job in increasing n; points at n_min and every
+// point of a pruned or cold run (run.warm = false) are jobs of their own.
+func TestChains(t *testing.T) {
+	sp := mustParse(t, chainSpec)
+	pts := sp.Points()
+	// Reverse the order, as a resumed or sharded run may hand them out.
+	rev := append([]Point(nil), pts...)
+	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
+		rev[i], rev[j] = rev[j], rev[i]
+	}
+	jobs := chains(rev, sp.Run)
+	if len(jobs) != 4 { // two chains of 10 (D = 2e4, inf), two n_min points
+		t.Fatalf("%d jobs, want 4: %v", len(jobs), jobs)
+	}
+	for _, grp := range jobs {
+		if grp[0].Stages.Policy != StagesFixed {
+			if len(grp) != 1 {
+				t.Errorf("an n_min point in a chain of %d", len(grp))
+			}
+			continue
+		}
+		if len(grp) != 10 {
+			t.Errorf("chain of %d points, want 10", len(grp))
+		}
+		for i, pt := range grp {
+			if pt.Stages.N != i+1 || pt.Problem.D != grp[0].Problem.D || pt.Label != grp[0].Label {
+				t.Errorf("chain position %d: n=%d, problem %+v (first %+v)", i, pt.Stages.N, pt.Problem, grp[0].Problem)
+			}
+		}
+	}
+	for _, rc := range []RunConfig{{Prune: true}, {NoWarm: true}} {
+		if jobs := chains(pts, rc); len(jobs) != len(pts) {
+			t.Errorf("prune=%v warm=%v: %d jobs for %d points, want one each", rc.Prune, !rc.NoWarm, len(jobs), len(pts))
+		}
+	}
+}
+
+// TestWarmSweepAgreesWithCold: the warm run (the default) and a cold one
+// (run.warm = false) give the same rows within the certified tolerance,
+// every schedule verified by the executor; in the warm run every fixed-n
+// row after the first feasible one of its chain is warm, in the cold run
+// none.
+func TestWarmSweepAgreesWithCold(t *testing.T) {
+	if !clp.Available() {
+		t.Skip("clp not built in")
+	}
+	rows := map[bool]map[string]Row{}
+	for _, warm := range []bool{true, false} {
+		sp := mustParse(t, chainSpec)
+		sp.Run.NoWarm = !warm
+		path := filepath.Join(t.TempDir(), "r.jsonl")
+		if _, err := Run(context.Background(), sp, path, Options{Workers: 2, Run: sp.Run}); err != nil {
+			t.Fatal(err)
+		}
+		rows[warm] = map[string]Row{}
+		for _, r := range readRows(t, path) {
+			rows[warm][r.Key] = r
+		}
+	}
+	nWarm := 0
+	for k, w := range rows[true] {
+		c := rows[false][k]
+		if w.Status != c.Status {
+			t.Errorf("%s: warm %s, cold %s", k, w.Status, c.Status)
+			continue
+		}
+		if c.Warm {
+			t.Errorf("%s: warm row in the cold run", k)
+		}
+		if w.Status != StatusOptimal {
+			continue
+		}
+		if w.Warm {
+			nWarm++
+		}
+		if !w.Certified || w.Verification == nil || !w.Verification.OK {
+			t.Errorf("%s: certified %v verification %+v", k, w.Certified, w.Verification)
+		}
+		wc, cc := float64(*w.Cmax), float64(*c.Cmax)
+		if d := (wc - cc) / cc; d > 2*pipeline.DefaultTolerance || d < -2*pipeline.DefaultTolerance {
+			t.Errorf("%s: warm Cmax %.15g, cold %.15g", k, wc, cc)
+		}
+	}
+	// D = inf: n = 1..10 all feasible, 9 warm; D = 2e4: n_min = 2 (V = 1e5
+	// over m = 4 processors of D = 2e4 each), n = 2..10 feasible, 8 warm.
+	if nWarm != 17 {
+		t.Errorf("%d warm rows, want 17", nWarm)
+	}
+}
