@@ -5,7 +5,7 @@ PKGS    := ./...
 # packages whose code runs goroutines concurrently: checked with -race
 RACE    := ./executor/... ./sweep/... ./solver/...
 
-.PHONY: all deps deps-test build demo test fuzz bench bench-full bench-lp figures clean
+.PHONY: all deps deps-test build demo test fuzz bench bench-full bench-lp bench-figures figures clean
 
 all: build
 
@@ -50,6 +50,11 @@ bench-full: deps
 # in benchmarks/results (about 25 minutes; README, Performance).
 bench-lp: deps
 	bash benchmarks/lp-speed.sh
+
+# The figure set as issue 17 times it (greedy prune, no verification, 2
+# workers, 3,255 LPs), three rounds (benchmarks/paper/greedy-set.sh).
+bench-figures: build
+	bash benchmarks/paper/greedy-set.sh 3 $(BIN)
 
 clean:
 	rm -rf bin demo-gantt.svg
