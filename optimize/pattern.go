@@ -78,10 +78,11 @@ type PatternOptions struct {
 	// best one.
 	Exhaustive int
 	// Warm, if not nil, solves the full pattern without pruning
-	// (Pipeline.NoPrune) from the basis of the previous stage count
-	// (pipeline.Sequence, the engine's warm-start option); a count it
-	// cannot certify is solved cold. Sweeps pass one per run of stage
-	// counts of one problem.
+	// (Pipeline.NoPrune) from the basis of the previous call
+	// (pipeline.Sequence, the engine's warm-start option; the problem may
+	// differ from the previous one in V only, else it starts afresh); a
+	// point it cannot certify is solved cold. Sweeps pass one per run of
+	// points that differ in n and V only.
 	Warm *pipeline.Sequence
 }
 
@@ -130,7 +131,7 @@ func PatternBound(p *formulations.Problem) (float64, string) {
 // opt.Warm certifies it, else cold.
 func solveFull(p *formulations.Problem, n int, opt PatternOptions) (*schedule.Schedule, error) {
 	if opt.Warm != nil {
-		if s, _, ok := opt.Warm.Schedule(n); ok {
+		if s, _, ok := opt.Warm.ScheduleFor(p, n); ok {
 			return s, nil
 		}
 		defer opt.Warm.Invalidate() // the cold solve replaces the loaded model

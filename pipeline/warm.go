@@ -59,7 +59,100 @@ func NewSequence(p *formulations.Problem, opt Options) *Sequence {
 	if !ok || opt.Form != formulations.FormCompact {
 		return nil
 	}
-	return &Sequence{p: p, opt: opt, inc: inc, sc: formulations.NewScale(p), dsts: len(p.Dests())}
+	pc := *p
+	return &Sequence{p: &pc, opt: opt, inc: inc, sc: formulations.NewScale(p), dsts: len(p.Dests())}
+}
+
+// MaxScaleDrift is how far (as a factor) the units of a problem may move
+// from the units of the Sequence's model before SolveFor starts afresh
+// instead of changing the load in the loaded model: the model keeps the
+// units of the problem it was built for (formulations.Scale), so a load
+// far from them would be solved in badly scaled numbers.
+const MaxScaleDrift = 8
+
+// SolveFor is Solve for problem p, which may differ from the Sequence's
+// problem in its load V only (anything else, or units more than
+// MaxScaleDrift away, starts afresh: the next solve is from scratch). In
+// the compact form V enters the LP only through bounds — the load row
+// Σα = V and the upper bounds of the loads and suffix sums — once the
+// units stay fixed, so a new V is a change of bounds, re-solved from the
+// previous basis like a new n. Sweeps along V (stages = n_min, which grows
+// with V) use it.
+func (e *Sequence) SolveFor(p *formulations.Problem, n int) (out *Outcome, warm, ok bool) {
+	e.retarget(p)
+	return e.Solve(n)
+}
+
+// retarget makes p the Sequence's problem (see SolveFor).
+func (e *Sequence) retarget(p *formulations.Problem) {
+	if p.V == e.p.V && sameProblem(p, e.p) {
+		return
+	}
+	pc := *p
+	sc := formulations.NewScale(p)
+	if !sameProblem(p, e.p) || drift(sc.L0, e.sc.L0) || drift(sc.T0, e.sc.T0) || e.broken {
+		e.p, e.sc, e.broken = &pc, sc, false
+		e.model, e.nw, e.lay, e.loaded = nil, nil, nil, false
+		return
+	}
+	e.p = &pc
+	if e.model == nil {
+		return
+	}
+	// The new bounds, in the model and (if loaded) in the solver: the
+	// loads (the switched-off messages stay fixed at 0 in the solver until
+	// setMsg switches them on with the model's bounds), every suffix sum,
+	// and the load row (formulations.Network.Build writes the same).
+	m, lay, nw := e.model, e.lay, e.nw
+	nw.Prob = e.p
+	for j, msg := range nw.Pattern {
+		up := p.MaxLoad(msg.Dest) / e.sc.L0
+		if c := lay.Alpha[j]; m.ColUpper[c] != up {
+			m.ColUpper[c] = up
+			if e.loaded && j < e.enabled*e.dsts {
+				e.inc.SetColBounds(c, m.ColLower[c], up)
+			}
+		}
+		if c := lay.Beta[j]; c >= 0 {
+			up := p.V / p.DestSize(msg.Dest) / e.sc.L0
+			if m.ColUpper[c] != up {
+				m.ColUpper[c] = up
+				if e.loaded {
+					e.inc.SetColBounds(c, m.ColLower[c], up)
+				}
+			}
+		}
+	}
+	r := lay.LoadRow
+	m.RowLower[r], m.RowUpper[r] = p.V/e.sc.L0, p.V/e.sc.L0
+	if e.loaded {
+		e.inc.SetRowBounds(r, m.RowLower[r], m.RowUpper[r])
+	}
+}
+
+// sameProblem reports whether p and q differ at most in V.
+func sameProblem(p, q *formulations.Problem) bool {
+	if p.Kind != q.Kind || p.Order != q.Order || p.Buffers != q.Buffers || p.M != q.M || p.P != q.P || p.H != q.H ||
+		p.S != q.S || p.C != q.C || p.A != q.A || p.D != q.D || len(p.Procs) != len(q.Procs) || len(p.Relay) != len(q.Relay) {
+		return false
+	}
+	for i := range p.Procs {
+		if p.Procs[i] != q.Procs[i] {
+			return false
+		}
+	}
+	for i := range p.Relay {
+		if p.Relay[i] != q.Relay[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// drift reports whether unit a is more than MaxScaleDrift away from b.
+func drift(a, b float64) bool {
+	r := a / b
+	return !(r <= MaxScaleDrift && r >= 1/float64(MaxScaleDrift))
 }
 
 // Invalidate records that the solver now holds another model (a cold solve
@@ -84,7 +177,6 @@ func (e *Sequence) build(capacity int) bool {
 	e.nw = nw
 	e.model, e.lay = nw.Build(formulations.FormCompact, e.sc)
 	e.capacity = capacity
-	e.loaded = false
 	return true
 }
 
@@ -130,13 +222,18 @@ func (e *Sequence) Solve(n int) (out *Outcome, warm, ok bool) {
 		return nil, false, false
 	}
 	if e.model == nil || n > e.capacity {
+		// Room to grow: switched-off stages still cost every warm
+		// re-solve (Resolve has no presolve to drop them), so the first
+		// model holds a quarter more stages than asked (at least 4), and
+		// a model outgrown doubles.
 		c := 2 * e.capacity
-		if c < n+32 {
-			c = n + 32
+		if c < n+max(4, n/4) {
+			c = n + max(4, n/4)
 		}
 		if !e.build(c) {
 			return nil, false, false
 		}
+		e.loaded = false // a new model: loaded and solved from scratch below
 	}
 	warm = e.loaded
 	// Every solve uses the cold path's first attempt's settings: the first
@@ -193,20 +290,34 @@ func (e *Sequence) Solve(n int) (out *Outcome, warm, ok bool) {
 	}
 	at := schedule.Attempt{Algorithm: name, Presolve: presolveName(so.Presolve), Status: sol.Status.String(),
 		Iterations: sol.Iterations, Seconds: time.Since(t0).Seconds()}
-	out, lay, err := e.record(n, sol, at)
-	if err != nil {
-		return nil, warm, false
-	}
-	if out.Gap() > e.opt.tol() {
-		// The cold path's polish: the dual simplex from this basis with
-		// tight tolerances gives duals good enough to certify.
+	// The cold path's polish where the answer does not certify (or its
+	// loads cannot be repaired to carry V, as when V fills the n stages to
+	// the last unit and the loads sit within the primal tolerance of
+	// their bounds): the dual simplex from this basis with tight
+	// tolerances.
+	polish := func() (*solver.Solution, schedule.Attempt, bool) {
 		t1 := time.Now()
 		pol := solver.Options{Algorithm: solver.Dual, PrimalTolerance: PolishTolerance, DualTolerance: PolishTolerance,
 			LogLevel: e.opt.Base.LogLevel, Context: e.opt.Base.Context}
-		if s2, err := e.inc.Resolve(pol); err == nil {
-			e.add(out, lay, s2, schedule.Attempt{Algorithm: "dual polish", Presolve: "off",
-				Status: s2.Status.String(), Iterations: s2.Iterations, Seconds: time.Since(t1).Seconds()})
+		s2, err := e.inc.Resolve(pol)
+		if err != nil {
+			return nil, schedule.Attempt{}, false
 		}
+		return s2, schedule.Attempt{Algorithm: "dual polish", Presolve: "off",
+			Status: s2.Status.String(), Iterations: s2.Iterations, Seconds: time.Since(t1).Seconds()}, true
+	}
+	out, lay, err := e.record(n, sol, at)
+	if errors.Is(err, errWarmFailed) {
+		if s2, at2, ok := polish(); ok {
+			out, lay, err = e.record(n, s2, at2)
+		}
+	} else if err == nil && out.Gap() > e.opt.tol() {
+		if s2, at2, ok := polish(); ok {
+			e.add(out, lay, s2, at2)
+		}
+	}
+	if err != nil {
+		return nil, warm, false
 	}
 	out.clamp()
 	return out, warm, out.Gap() <= e.opt.tol()
@@ -216,8 +327,13 @@ func (e *Sequence) Solve(n int) (out *Outcome, warm, ok bool) {
 // pruning (status, certified bound and gap, the solve's record), from the
 // warm outcome. ok false: solve n cold (Solve's ok).
 func (e *Sequence) Schedule(n int) (s *schedule.Schedule, warm, ok bool) {
+	return e.ScheduleFor(e.p, n)
+}
+
+// ScheduleFor is Schedule for problem p (see SolveFor).
+func (e *Sequence) ScheduleFor(p *formulations.Problem, n int) (s *schedule.Schedule, warm, ok bool) {
 	start := time.Now()
-	out, warm, ok := e.Solve(n)
+	out, warm, ok := e.SolveFor(p, n)
 	if !ok {
 		return nil, warm, false
 	}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -61,16 +62,24 @@ func TestSequenceMatchesCold(t *testing.T) {
 				t.Errorf("%d solves claimed a warm start right after a cold solve replaced the model", warmRuns)
 			}
 			// Without cold solves in between, every count after the first
-			// is warm.
+			// is warm, except where the model is outgrown and rebuilt (its
+			// capacity n_min + 4 here, then doubled: once in this run).
 			seq2 := NewSequence(&p, opt)
+			cold := 0
 			for n := nmin; n < nmin+6; n++ {
 				out, warm, ok := seq2.Solve(n)
-				if !ok || warm != (n > nmin) {
-					t.Fatalf("n=%d: ok %v warm %v, want ok and warm %v", n, ok, warm, n > nmin)
+				if !ok || (n == nmin && warm) {
+					t.Fatalf("n=%d: ok %v warm %v", n, ok, warm)
+				}
+				if !warm {
+					cold++
 				}
 				if got := strings.HasSuffix(out.Attempts[0].Algorithm, "(warm)"); got != warm {
 					t.Errorf("n=%d: first attempt %q, warm %v", n, out.Attempts[0].Algorithm, warm)
 				}
+			}
+			if cold != 2 {
+				t.Errorf("%d solves from scratch, want 2 (the first and the rebuild at n_min+5)", cold)
 			}
 		})
 	}
@@ -83,5 +92,85 @@ func TestSequenceNeedsIncrementalCompact(t *testing.T) {
 	p := formulations.Problem{Kind: topology.Star, M: 2, S: 1, C: 1, A: 1, D: 1, V: 2}
 	if NewSequence(&p, Options{Solver: s, Form: formulations.FormPaper}) != nil {
 		t.Error("a warm-start engine for the paper form")
+	}
+}
+
+// TestSequenceAlongV: SolveFor changes the load V of the loaded model (a
+// change of bounds once the units stay fixed) and re-solves from the
+// previous basis, with n = n_min(V) growing along the run as in a sweep
+// at n_min. Every point equals the cold Solve within the certified
+// tolerance and its loads carry V; a point is solved from scratch only
+// first, where n_min outgrows the model, after a cold solve replaced the
+// model, for another problem (a new D), and where the units drift more
+// than MaxScaleDrift (D = ∞: L0 = V grows 100-fold).
+func TestSequenceAlongV(t *testing.T) {
+	s := newClp(t)
+	opt := Options{Solver: s, Auto: true, NoPrune: true}
+	coldOpt := opt
+	coldOpt.Solver = newClp(t) // the cold solves leave the warm solver's model alone
+	for _, base := range []formulations.Problem{
+		{Kind: topology.Star, M: 4, S: 1e-3, C: 1e-6, A: 1e-3, D: 2e3},
+		{Kind: topology.Binomial, Order: topology.LLF, P: 2, H: 3, S: 1e-3, C: 1e-6, A: 1e-3, D: 1e3},
+		{Kind: topology.Tree, Order: topology.NLF, Buffers: 1, P: 2, H: 3, S: 1e-3, C: 1e-6, A: 1e-3, D: 1e3},
+	} {
+		t.Run(base.Kind.String(), func(t *testing.T) {
+			seq := NewSequence(&base, opt)
+			defer seq.Close()
+			warmRuns, capacity := 0, 0
+			vs := []float64{1e5, 1.1e5, 1.2e5, 1.3e5, 1.4e5, 1.5e5}
+			for i, v := range vs {
+				p := base
+				p.V = v
+				n := p.NMin()
+				out, warm, ok := seq.SolveFor(&p, n)
+				if !ok {
+					t.Fatalf("V=%g n=%d: not certified", v, n)
+				}
+				if warm {
+					warmRuns++
+				} else if i > 0 && n <= capacity {
+					t.Errorf("V=%g n=%d: from scratch within the model's %d stages", v, n, capacity)
+				}
+				capacity = seq.capacity
+				cold, err := Solve(&p, n, coldOpt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d := relDiff(out.Cmax, cold.Cmax); d > 3e-9 {
+					t.Errorf("V=%g n=%d: warm Cmax %.15g, cold %.15g", v, n, out.Cmax, cold.Cmax)
+				}
+				var sum float64
+				for j, m := range out.Network.Pattern {
+					sum += out.Timing.Alpha[j] * p.DestSize(m.Dest)
+				}
+				if relDiff(sum, v) > 1e-12 {
+					t.Errorf("V=%g: the loads carry %.15g", v, sum)
+				}
+			}
+			if warmRuns < 3 {
+				t.Errorf("%d of %d points warm", warmRuns, len(vs))
+			}
+			p := base
+			p.V = 1.5e5
+			seq.Invalidate() // a cold solve in between
+			if _, warm, _ := seq.SolveFor(&p, p.NMin()); warm {
+				t.Error("warm right after a cold solve replaced the model")
+			}
+			p.D = 2 * base.D
+			if _, warm, ok := seq.SolveFor(&p, p.NMin()); !ok || warm {
+				t.Errorf("a new D: ok %v warm %v, want a fresh start", ok, warm)
+			}
+		})
+	}
+	p := formulations.Problem{Kind: topology.Star, M: 4, S: 1e-3, C: 1e-6, A: 1e-3, D: math.Inf(1), V: 1e5}
+	seq := NewSequence(&p, opt)
+	for _, c := range []struct {
+		v    float64
+		warm bool
+	}{{1e5, false}, {5e5, true}, {1e7, false}} {
+		p.V = c.v
+		if _, warm, ok := seq.SolveFor(&p, 3); !ok || warm != c.warm {
+			t.Errorf("D=inf, V=%g: ok %v warm %v, want warm %v (units drift past %d)", c.v, ok, warm, c.warm, MaxScaleDrift)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package sweep
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/dlsched/dlsched/pipeline"
@@ -36,9 +37,9 @@ prune = false
 verify = true
 `
 
-// TestChains: without pruning, the points that differ only in their
-// fixed stage count are one job in increasing n; points at n_min and every
-// point of a pruned or cold run (run.warm = false) are jobs of their own.
+// TestChains: without pruning, the points that differ only in V and their
+// stage count are one job in increasing V, then n (cut at MaxChain); every
+// point of a pruned or cold run (run.warm = false) is a job of its own.
 func TestChains(t *testing.T) {
 	sp := mustParse(t, chainSpec)
 	pts := sp.Points()
@@ -48,13 +49,13 @@ func TestChains(t *testing.T) {
 		rev[i], rev[j] = rev[j], rev[i]
 	}
 	jobs := chains(rev, sp.Run)
-	if len(jobs) != 4 { // two chains of 10 (D = 2e4, inf), two n_min points
-		t.Fatalf("%d jobs, want 4: %v", len(jobs), jobs)
+	if len(jobs) != 3 { // n = 1..10 for D = 2e4 and for D = inf; n_min for V = 1e5, 2e5
+		t.Fatalf("%d jobs, want 3: %v", len(jobs), jobs)
 	}
 	for _, grp := range jobs {
 		if grp[0].Stages.Policy != StagesFixed {
-			if len(grp) != 1 {
-				t.Errorf("an n_min point in a chain of %d", len(grp))
+			if len(grp) != 2 || grp[0].Problem.V != 1e5 || grp[1].Problem.V != 2e5 {
+				t.Errorf("n_min chain %v, want V = 1e5 then 2e5", grp)
 			}
 			continue
 		}
@@ -71,6 +72,15 @@ func TestChains(t *testing.T) {
 		if jobs := chains(pts, rc); len(jobs) != len(pts) {
 			t.Errorf("prune=%v warm=%v: %d jobs for %d points, want one each", rc.Prune, !rc.NoWarm, len(jobs), len(pts))
 		}
+	}
+	// A long chain is cut into jobs of MaxChain points.
+	long := mustParse(t, strings.Replace(chainSpec, "to = 10, points = 10", "to = 40, points = 40", 1))
+	lens := map[int]int{}
+	for _, grp := range chains(long.Points(), long.Run) {
+		lens[len(grp)]++
+	}
+	if lens[MaxChain] != 4 || lens[40-2*MaxChain] != 2 || lens[2] != 1 {
+		t.Errorf("job lengths %v, want 4 of %d, 2 of %d and the n_min pair", lens, MaxChain, 40-2*MaxChain)
 	}
 }
 
@@ -120,9 +130,13 @@ func TestWarmSweepAgreesWithCold(t *testing.T) {
 			t.Errorf("%s: warm Cmax %.15g, cold %.15g", k, wc, cc)
 		}
 	}
-	// D = inf: n = 1..10 all feasible, 9 warm; D = 2e4: n_min = 2 (V = 1e5
-	// over m = 4 processors of D = 2e4 each), n = 2..10 feasible, 8 warm.
-	if nWarm != 17 {
-		t.Errorf("%d warm rows, want 17", nWarm)
+	// The model holds n + 4 stages when first built and doubles when
+	// outgrown (pipeline.Sequence). D = inf: n = 1 builds 5, 2..5 warm, 6
+	// rebuilds 10, 7..10 warm: 8. D = 2e4: n_min = 2 (V = 1e5 over m = 4
+	// processors of D = 2e4 each) builds 6, 3..6 warm, 7 rebuilds 12,
+	// 8..10 warm: 7. The n_min pair (V = 1e5, n = 2; V = 2e5, n = 3, units
+	// within MaxScaleDrift): 1.
+	if nWarm != 16 {
+		t.Errorf("%d warm rows, want 16", nWarm)
 	}
 }

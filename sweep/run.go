@@ -206,8 +206,8 @@ func Run(ctx context.Context, sp *Spec, path string, opt Options) (Summary, erro
 }
 
 // warmChain holds the warm-start engine of a run of points that differ
-// only in their fixed stage count (chains); solvePoint makes it at the
-// first point that solves.
+// only in their load V and stage count (chains); solvePoint makes it at
+// the first point that solves.
 type warmChain struct {
 	seq *pipeline.Sequence
 }
@@ -218,29 +218,49 @@ func (wc *warmChain) close() {
 	}
 }
 
+// MaxChain is the most points one warm-started job holds: longer chains
+// are cut, so that the workers share a long run of neighbours (each piece
+// starts from scratch). It does not depend on the number of workers, so
+// the rows do not either.
+const MaxChain = 16
+
 // chains groups the points to solve into jobs: with warm starts on
-// (run.warm) and pruning off, the points that differ only in their fixed
-// stage count form one job in increasing n, solved from one basis by one
-// worker; every other point is a job of its own. Jobs keep the order of
-// their first point.
+// (run.warm) and pruning off, the points that differ only in V and in
+// their stage count (a fixed n, or n_min) form chains in increasing V,
+// then n, each cut into jobs of at most MaxChain points solved from one
+// basis by one worker; every other point is a job of its own. Jobs keep
+// the order of their first point.
 func chains(todo []Point, rc RunConfig) [][]Point {
-	var out [][]Point
+	var groups [][]Point
 	at := map[string]int{}
 	for _, pt := range todo {
-		if rc.Prune || rc.NoWarm || pt.Stages.Policy != StagesFixed {
-			out = append(out, []Point{pt})
+		if rc.Prune || rc.NoWarm || pt.Stages.Policy == StagesOpt {
+			groups = append(groups, []Point{pt})
 			continue
 		}
-		k := Key(pt.Label, &pt.Problem, Stages{Policy: StagesFixed})
+		q := pt.Problem
+		q.V = 0
+		k := Key(pt.Label, &q, Stages{Policy: pt.Stages.Policy})
 		if i, ok := at[k]; ok {
-			out[i] = append(out[i], pt)
+			groups[i] = append(groups[i], pt)
 			continue
 		}
-		at[k] = len(out)
-		out = append(out, []Point{pt})
+		at[k] = len(groups)
+		groups = append(groups, []Point{pt})
 	}
-	for _, grp := range out {
-		sort.SliceStable(grp, func(a, b int) bool { return grp[a].Stages.N < grp[b].Stages.N })
+	var out [][]Point
+	for _, grp := range groups {
+		sort.SliceStable(grp, func(a, b int) bool {
+			if va, vb := grp[a].Problem.V, grp[b].Problem.V; va != vb {
+				return va < vb
+			}
+			return grp[a].Stages.N < grp[b].Stages.N
+		})
+		for len(grp) > MaxChain {
+			out = append(out, grp[:MaxChain])
+			grp = grp[MaxChain:]
+		}
+		out = append(out, grp)
 	}
 	return out
 }
