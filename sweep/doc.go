@@ -27,7 +27,7 @@
 //	pattern = "search"         # as solve: optimize.SolveBest; "greedy": only the paper's prune
 //	form = "compact"           # or "paper", "chain" (docs/formulations.md)
 //	stage_generation = true    # false: every LP solved whole (pipeline.Options.NoStageGeneration)
-//	warm = true                # unpruned fixed-n points of one problem: each from the basis of the one before
+//	warm = true                # unpruned points differing in V and n only: each from the basis of the one before
 //
 // Each parameter is a single value, a list, or a range {from, to, points,
 // scale = "lin" | "log"} (integer parameters round range points and drop

@@ -60,9 +60,9 @@ type Row struct {
 	LowerBound *schedule.Float `json:"lower_bound,omitempty"`
 	Gap        *schedule.Float `json:"gap,omitempty"`
 	Certified  bool            `json:"certified,omitempty"`
-	// Warm is true when the LP was solved from the basis of the row with
-	// one stage fewer (or the last solved one) of the same problem
-	// (run.warm, unpruned rows only): certified like a cold solve, so a
+	// Warm is true when the LP was solved from the basis of the row
+	// before it in its chain (the same problem with a smaller V or n;
+	// run.warm, unpruned rows only): certified like a cold solve, so a
 	// cold re-solve agrees within the certified gap, not bit for bit.
 	Warm bool `json:"warm,omitempty"`
 	// Stages counts the stages that carry load after pruning; NMin is the

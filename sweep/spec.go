@@ -79,9 +79,9 @@ type RunConfig struct {
 	// Form is the LP form, "compact" (default), "paper" or "chain".
 	Form string
 	// NoWarm solves every point from scratch (warm = false). By default
-	// the unpruned points of one problem with fixed stage counts are
-	// solved one after the other, each from the basis of the one before
-	// (pipeline.Sequence).
+	// the unpruned points that differ only in V and their stage count
+	// are solved one after the other in increasing V and n, each from the
+	// basis of the one before (pipeline.Sequence; see chains).
 	NoWarm bool
 	// NoStageGeneration solves every LP whole (stage_generation = false;
 	// pipeline.Options.NoStageGeneration).
