@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"time"
 
 	"github.com/dlsched/dlsched/formulations"
@@ -13,8 +14,8 @@ import (
 )
 
 // Sequence solves the LPs of the full n-stage patterns of one problem for
-// a run of stage counts n from one basis: the engine's warm-start option
-// (Solve is the cold one). The full pattern of n stages is a prefix of the
+// a run of stage counts n (and of loads V, SolveFor) from one basis: the
+// engine's warm-start option (Solve is the cold one). The full pattern of n stages is a prefix of the
 // full pattern of more stages, and every precedence arc of the Network goes
 // from an earlier message to a later one, so the n-stage LP is the LP of a
 // larger pattern (its capacity) with the later messages switched off:
@@ -90,8 +91,12 @@ func (e *Sequence) retarget(p *formulations.Problem) {
 	}
 	pc := *p
 	sc := formulations.NewScale(p)
-	if !sameProblem(p, e.p) || drift(sc.L0, e.sc.L0) || drift(sc.T0, e.sc.T0) || e.broken {
-		e.p, e.sc, e.broken = &pc, sc, false
+	same := sameProblem(p, e.p)
+	if !same || drift(sc.L0, e.sc.L0) || drift(sc.T0, e.sc.T0) {
+		if !same {
+			e.broken = false // the prefix property is the problem's
+		}
+		e.p, e.sc = &pc, sc
 		e.model, e.nw, e.lay, e.loaded = nil, nil, nil, false
 		return
 	}
@@ -132,21 +137,9 @@ func (e *Sequence) retarget(p *formulations.Problem) {
 
 // sameProblem reports whether p and q differ at most in V.
 func sameProblem(p, q *formulations.Problem) bool {
-	if p.Kind != q.Kind || p.Order != q.Order || p.Buffers != q.Buffers || p.M != q.M || p.P != q.P || p.H != q.H ||
-		p.S != q.S || p.C != q.C || p.A != q.A || p.D != q.D || len(p.Procs) != len(q.Procs) || len(p.Relay) != len(q.Relay) {
-		return false
-	}
-	for i := range p.Procs {
-		if p.Procs[i] != q.Procs[i] {
-			return false
-		}
-	}
-	for i := range p.Relay {
-		if p.Relay[i] != q.Relay[i] {
-			return false
-		}
-	}
-	return true
+	a, b := *p, *q
+	a.V, b.V = 0, 0
+	return reflect.DeepEqual(a, b)
 }
 
 // drift reports whether unit a is more than MaxScaleDrift away from b.

@@ -38,7 +38,7 @@ verify = true
 `
 
 // TestChains: without pruning, the points that differ only in V and their
-// stage count are one job in increasing V, then n (cut at MaxChain); every
+// stage count are one job in increasing V, then n (cut at chainPoints); every
 // point of a pruned or cold run (run.warm = false) is a job of its own.
 func TestChains(t *testing.T) {
 	sp := mustParse(t, chainSpec)
@@ -73,14 +73,14 @@ func TestChains(t *testing.T) {
 			t.Errorf("prune=%v warm=%v: %d jobs for %d points, want one each", rc.Prune, !rc.NoWarm, len(jobs), len(pts))
 		}
 	}
-	// A long chain is cut into jobs of MaxChain points.
+	// A long chain is cut into jobs of chainPoints points.
 	long := mustParse(t, strings.Replace(chainSpec, "to = 10, points = 10", "to = 40, points = 40", 1))
 	lens := map[int]int{}
 	for _, grp := range chains(long.Points(), long.Run) {
 		lens[len(grp)]++
 	}
-	if lens[MaxChain] != 4 || lens[40-2*MaxChain] != 2 || lens[2] != 1 {
-		t.Errorf("job lengths %v, want 4 of %d, 2 of %d and the n_min pair", lens, MaxChain, 40-2*MaxChain)
+	if lens[chainPoints] != 4 || lens[40-2*chainPoints] != 2 || lens[2] != 1 {
+		t.Errorf("job lengths %v, want 4 of %d, 2 of %d and the n_min pair", lens, chainPoints, 40-2*chainPoints)
 	}
 }
 

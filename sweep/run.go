@@ -218,16 +218,16 @@ func (wc *warmChain) close() {
 	}
 }
 
-// MaxChain is the most points one warm-started job holds: longer chains
+// chainPoints is the most points one warm-started job holds: longer chains
 // are cut, so that the workers share a long run of neighbours (each piece
 // starts from scratch). It does not depend on the number of workers, so
 // the rows do not either.
-const MaxChain = 16
+const chainPoints = 16
 
 // chains groups the points to solve into jobs: with warm starts on
 // (run.warm) and pruning off, the points that differ only in V and in
 // their stage count (a fixed n, or n_min) form chains in increasing V,
-// then n, each cut into jobs of at most MaxChain points solved from one
+// then n, each cut into jobs of at most chainPoints points solved from one
 // basis by one worker; every other point is a job of its own. Jobs keep
 // the order of their first point.
 func chains(todo []Point, rc RunConfig) [][]Point {
@@ -256,9 +256,9 @@ func chains(todo []Point, rc RunConfig) [][]Point {
 			}
 			return grp[a].Stages.N < grp[b].Stages.N
 		})
-		for len(grp) > MaxChain {
-			out = append(out, grp[:MaxChain])
-			grp = grp[MaxChain:]
+		for len(grp) > chainPoints {
+			out = append(out, grp[:chainPoints])
+			grp = grp[chainPoints:]
 		}
 		out = append(out, grp)
 	}
