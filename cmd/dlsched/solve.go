@@ -20,7 +20,7 @@ import (
 
 // largeLPBytes is the estimated LP memory above which solve lowers the
 // garbage collector's target (see solveAction).
-const largeLPBytes = 16 << 20
+const largeLPBytes = 64 << 20
 
 func solverFlags() []cli.Flag {
 	return []cli.Flag{
@@ -200,11 +200,7 @@ func checkSolveSize(c *cli.Context, p *problem.Problem, n int, opt solve.Options
 // on top of them. Measured on the star m = 10, n = 10,000, D = V/n: peak
 // 318 MB with the default, 191 MB with 25%, time unchanged (the solve is
 // Clp's), against about 280 MB for the clp command-line solver on the same
-// model (README, Performance). At n = 1,000 (a 36 MB model): 44–47 MB
-// instead of 49–54 MB, time unchanged within the noise (0.17–0.19 s against
-// 0.15–0.21 s), against 43 MB for clp on the same model; below about 16 MB
-// of model the process's own ~20 MB dominates and a lower target only costs
-// time.
+// model (README, Performance).
 func lowerGC(p *problem.Problem, n int, opt pipeline.Options) int {
 	if pipeline.ModelBytes(p, n, opt.Form) > largeLPBytes && os.Getenv("GOGC") == "" {
 		return debug.SetGCPercent(25)
