@@ -94,13 +94,16 @@ func TestWarmSweepAgreesWithCold(t *testing.T) {
 		t.Skip("clp not built in")
 	}
 	rows := map[bool]map[string]Row{}
+	summaryWarm := map[bool]int{}
 	for _, warm := range []bool{true, false} {
 		sp := mustParse(t, chainSpec)
 		sp.Run.NoWarm = !warm
 		path := filepath.Join(t.TempDir(), "r.jsonl")
-		if _, err := Run(context.Background(), sp, path, Options{Workers: 2, Run: sp.Run}); err != nil {
+		sum, err := Run(context.Background(), sp, path, Options{Workers: 2, Run: sp.Run})
+		if err != nil {
 			t.Fatal(err)
 		}
+		summaryWarm[warm] = sum.Warm
 		rows[warm] = map[string]Row{}
 		for _, r := range readRows(t, path) {
 			rows[warm][r.Key] = r
@@ -136,7 +139,7 @@ func TestWarmSweepAgreesWithCold(t *testing.T) {
 	// processors of D = 2e4 each) builds 6, 3..6 warm, 7 rebuilds 12,
 	// 8..10 warm: 7. The n_min pair (V = 1e5, n = 2; V = 2e5, n = 3, units
 	// within MaxScaleDrift): 1.
-	if nWarm != 16 {
-		t.Errorf("%d warm rows, want 16", nWarm)
+	if nWarm != 16 || summaryWarm[true] != 16 || summaryWarm[false] != 0 {
+		t.Errorf("%d warm rows, want 16; the summaries count %d warm and %d cold-run warm", nWarm, summaryWarm[true], summaryWarm[false])
 	}
 }

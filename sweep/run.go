@@ -57,6 +57,9 @@ type Summary struct {
 	Total, Done, Solved int
 	// Status counts the rows written by this run by status.
 	Status map[string]int
+	// Warm counts the rows written by this run whose LP was solved from
+	// the basis of the row before them (Row.Warm).
+	Warm int
 	// LPs and Seconds add up the rows written by this run; Wall is the
 	// run's wall time.
 	LPs     int
@@ -190,6 +193,9 @@ func Run(ctx context.Context, sp *Spec, path string, opt Options) (Summary, erro
 		sum.Solved++
 		sum.Status[r.Status]++
 		sum.LPs += r.LPs
+		if r.Warm {
+			sum.Warm++
+		}
 		sum.Seconds += r.Seconds
 		if opt.Progress != nil {
 			opt.Progress(done, sum.Total)

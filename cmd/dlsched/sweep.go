@@ -328,7 +328,11 @@ func printSummary(w io.Writer, sh sweep.Shard, src, path string, s *sweep.Summar
 				parts = append(parts, fmt.Sprintf("%d %s", n, st))
 			}
 		}
-		fmt.Fprintf(&b, " (%s); %d LP solves, %.1f points/s", strings.Join(parts, ", "), s.LPs, float64(s.Solved)/s.Wall.Seconds())
+		fmt.Fprintf(&b, " (%s); %d LP solves", strings.Join(parts, ", "), s.LPs)
+		if s.Warm > 0 {
+			fmt.Fprintf(&b, " (%d points warm-started)", s.Warm)
+		}
+		fmt.Fprintf(&b, ", %.1f points/s", float64(s.Solved)/s.Wall.Seconds())
 	}
 	if s.Torn {
 		b.WriteString("; a torn last line was cut off")
