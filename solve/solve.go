@@ -37,8 +37,8 @@ type Options struct {
 	// Cache shares the pattern search's chains between calls (sweeps).
 	Cache *optimize.PatternCache
 	// Warm, without pruning, solves from the basis of the previous call
-	// (optimize.PatternOptions.Warm); sweeps pass one per run of stage
-	// counts of one problem.
+	// (optimize.PatternOptions.Warm); sweeps pass one per chain of points
+	// that differ in V and n only.
 	Warm *pipeline.Sequence
 	// Verify replays the schedule on the executor (Result.Schedule's
 	// Verification); VerifyMaxBytes limits the replay's memory
