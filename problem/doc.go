@@ -13,5 +13,7 @@
 // Want} names the field in the library's words (FieldS, FieldM, ...) and
 // implements Named, so that the command line alone turns a field into its
 // flag ("--S") with Format. The stage count is checked by CheckStages
-// (StagesError below n_min).
+// (StagesError below n_min). The schedule replay, which runs schedules no
+// LP solve made, validates with the same rules relaxed where a replay
+// needs it (FromScheduleRelaxed, ValidateRelaxed: C, A and V may be 0).
 package problem
