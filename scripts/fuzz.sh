@@ -11,7 +11,18 @@ grep -rl --include='*_test.go' '^func Fuzz' . | sort | while read -r f; do
   pkg=./$(dirname "${f#./}")
   for fn in $(grep -o '^func Fuzz[A-Za-z0-9_]*' "$f" | sed 's/^func //'); do
     echo "fuzz: $pkg $fn ($t)"
-    go test -run '^$' -fuzz "^${fn}\$" -fuzztime "$t" "$pkg" >/tmp/fuzz-$$.log 2>&1 || { cat /tmp/fuzz-$$.log; rm -f /tmp/fuzz-$$.log; exit 1; }
+    if ! go test -run '^$' -fuzz "^${fn}\$" -fuzztime "$t" "$pkg" >/tmp/fuzz-$$.log 2>&1; then
+      # Go 1.26's fuzzing coordinator can report the end of -fuzztime as a
+      # failure, "context deadline exceeded" with no failing input
+      # (golang/go#75804, fixed in Go 1.27). A real finding always writes
+      # its input ("Failing input written to ..."); anything else fails.
+      if grep -q 'context deadline exceeded' /tmp/fuzz-$$.log && ! grep -q 'Failing input written' /tmp/fuzz-$$.log &&
+         ! grep -q -E 'panic:|^\s+[a-z_]+_test\.go:[0-9]+:' /tmp/fuzz-$$.log; then
+        echo "fuzz: $pkg $fn: stopped by Go's -fuzztime deadline race (golang/go#75804), no failing input: not a finding"
+      else
+        cat /tmp/fuzz-$$.log; rm -f /tmp/fuzz-$$.log; exit 1
+      fi
+    fi
   done
 done
 rm -f /tmp/fuzz-$$.log
