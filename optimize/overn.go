@@ -340,14 +340,8 @@ func evalN(p *formulations.Problem, n int, po pipeline.Options, eng *pipeline.Se
 // outcomePoint reads a point out of the unpruned outcome of the full
 // n-stage pattern.
 func outcomePoint(p *formulations.Problem, n int, out *pipeline.Outcome, warm bool) Point {
-	used := map[int]bool{}
-	for j, m := range out.Network.Pattern {
-		if out.Timing.Alpha[j]*p.DestSize(m.Dest) > 1e-12*p.V {
-			used[m.Stage] = true
-		}
-	}
 	return Point{Stages: n, D: schedule.Float(p.D), Cmax: schedule.Float(out.Cmax), CmaxFull: schedule.Float(out.Cmax),
-		LowerBound: schedule.Float(out.LowerBound), StagesUsed: len(used), Warm: warm}
+		LowerBound: schedule.Float(out.LowerBound), StagesUsed: out.StagesUsed(), Warm: warm}
 }
 
 // pointOf reads a point out of a solved schedule.

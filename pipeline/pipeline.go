@@ -264,11 +264,8 @@ func SolvePattern(p *formulations.Problem, pat formulations.Pattern, opt Options
 		// tolerances of 1e-12. It usually takes a few hundred iterations
 		// and gives the duals that certification needs.
 		if inc, ok := opt.Solver.(solver.Incremental); ok && !opt.NoRetry {
-			t1 := time.Now()
-			pol := solver.Options{Algorithm: solver.Dual, PrimalTolerance: PolishTolerance, DualTolerance: PolishTolerance, LogLevel: so.LogLevel, Context: so.Context}
-			if sol, err := inc.Resolve(pol); err == nil {
-				out.record(nw, model, lay, lay.Decode(sol.X), sol.Duals, schedule.Attempt{Algorithm: "dual polish", Presolve: "off",
-					Status: sol.Status.String(), Iterations: sol.Iterations, Seconds: time.Since(t1).Seconds()})
+			if sol, at, err := polish(inc, so); err == nil {
+				out.record(nw, model, lay, lay.Decode(sol.X), sol.Duals, at)
 				if out.Gap() <= tol {
 					break
 				}
@@ -298,6 +295,37 @@ func (out *Outcome) clamp() {
 	if out.LowerBound > out.Cmax {
 		out.LowerBound = out.Cmax
 	}
+}
+
+// polish re-solves the loaded model from its final basis with the dual
+// simplex and tolerances of PolishTolerance (log level and context of so)
+// and returns the solution with its attempt record. It usually takes a
+// few hundred iterations and gives the duals certification needs; the
+// cold attempts and the warm Sequence both use it.
+func polish(inc solver.Incremental, so solver.Options) (*solver.Solution, schedule.Attempt, error) {
+	t0 := time.Now()
+	pol := solver.Options{Algorithm: solver.Dual, PrimalTolerance: PolishTolerance, DualTolerance: PolishTolerance,
+		LogLevel: so.LogLevel, Context: so.Context}
+	sol, err := inc.Resolve(pol)
+	if err != nil {
+		return nil, schedule.Attempt{}, err
+	}
+	return sol, schedule.Attempt{Algorithm: "dual polish", Presolve: "off", Status: sol.Status.String(),
+		Iterations: sol.Iterations, Seconds: time.Since(t0).Seconds()}, nil
+}
+
+// StagesUsed counts the stages whose messages carry load: more than
+// zeroShare of V, the share below which the prune loop calls a message
+// empty.
+func (out *Outcome) StagesUsed() int {
+	p := out.Network.Prob
+	used := map[int]bool{}
+	for j, m := range out.Network.Pattern {
+		if out.Timing.Alpha[j]*p.DestSize(m.Dest) > zeroShare*p.V {
+			used[m.Stage] = true
+		}
+	}
+	return len(used)
 }
 
 // record repairs and certifies one solution — loads raw (user units, one

@@ -247,10 +247,8 @@ func (e *Sequence) Solve(n int) (out *Outcome, warm, ok bool) {
 		if err := e.inc.Load(e.model); err != nil {
 			return nil, false, false
 		}
-		for j := range e.nw.Pattern {
-			if j >= n*e.dsts {
-				e.setMsg(j, false)
-			}
+		for j := n * e.dsts; j < len(e.nw.Pattern); j++ {
+			e.setMsg(j, false)
 		}
 		e.enabled = n
 		// From scratch (with presolve) where the backend solves a loaded
@@ -283,29 +281,17 @@ func (e *Sequence) Solve(n int) (out *Outcome, warm, ok bool) {
 	}
 	at := schedule.Attempt{Algorithm: name, Presolve: presolveName(so.Presolve), Status: sol.Status.String(),
 		Iterations: sol.Iterations, Seconds: time.Since(t0).Seconds()}
-	// The cold path's polish where the answer does not certify (or its
-	// loads cannot be repaired to carry V, as when V fills the n stages to
-	// the last unit and the loads sit within the primal tolerance of
-	// their bounds): the dual simplex from this basis with tight
-	// tolerances.
-	polish := func() (*solver.Solution, schedule.Attempt, bool) {
-		t1 := time.Now()
-		pol := solver.Options{Algorithm: solver.Dual, PrimalTolerance: PolishTolerance, DualTolerance: PolishTolerance,
-			LogLevel: e.opt.Base.LogLevel, Context: e.opt.Base.Context}
-		s2, err := e.inc.Resolve(pol)
-		if err != nil {
-			return nil, schedule.Attempt{}, false
-		}
-		return s2, schedule.Attempt{Algorithm: "dual polish", Presolve: "off",
-			Status: s2.Status.String(), Iterations: s2.Iterations, Seconds: time.Since(t1).Seconds()}, true
-	}
+	// The cold path's polish where the answer does not certify, or where
+	// its loads cannot be repaired to carry V (as when V fills the n
+	// stages to the last unit and the loads sit within the primal
+	// tolerance of their bounds).
 	out, lay, err := e.record(n, sol, at)
 	if errors.Is(err, errWarmFailed) {
-		if s2, at2, ok := polish(); ok {
+		if s2, at2, perr := polish(e.inc, so); perr == nil {
 			out, lay, err = e.record(n, s2, at2)
 		}
 	} else if err == nil && out.Gap() > e.opt.tol() {
-		if s2, at2, ok := polish(); ok {
+		if s2, at2, perr := polish(e.inc, so); perr == nil {
 			e.add(out, lay, s2, at2)
 		}
 	}
@@ -316,14 +302,9 @@ func (e *Sequence) Solve(n int) (out *Outcome, warm, ok bool) {
 	return out, warm, out.Gap() <= e.opt.tol()
 }
 
-// Schedule is Solve as a schedule: what the cold Solve returns without
-// pruning (status, certified bound and gap, the solve's record), from the
-// warm outcome. ok false: solve n cold (Solve's ok).
-func (e *Sequence) Schedule(n int) (s *schedule.Schedule, warm, ok bool) {
-	return e.ScheduleFor(e.p, n)
-}
-
-// ScheduleFor is Schedule for problem p (see SolveFor).
+// ScheduleFor is SolveFor as a schedule: what the cold Solve returns
+// without pruning (status, certified bound and gap, the solve's record),
+// from the warm outcome. ok false: solve n cold.
 func (e *Sequence) ScheduleFor(p *formulations.Problem, n int) (s *schedule.Schedule, warm, ok bool) {
 	start := time.Now()
 	out, warm, ok := e.SolveFor(p, n)

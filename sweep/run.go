@@ -381,7 +381,7 @@ func solvePoint(ctx context.Context, pt Point, s solver.Solver, rc RunConfig, wc
 	if !rc.Prune {
 		sopt.Pattern = "" // the full pattern
 	}
-	if wc != nil && !rc.Prune {
+	if wc != nil { // a chain: unpruned points only (chains)
 		if wc.seq == nil {
 			wc.seq = pipeline.NewSequence(&p, po)
 		}
