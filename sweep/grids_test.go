@@ -19,7 +19,7 @@ import (
 // figureSpec reads the paper's figure spec benchmarks/paper/figN.toml
 // ("Nmin": its first grid only),
 // with its V grids thinned to points ("": as they are).
-func figureSpec(t *testing.T, n string, points string) *Spec {
+func figureSpec(t testing.TB, n string, points string) *Spec {
 	t.Helper()
 	name, nMinOnly := strings.CutSuffix(n, "min")
 	b, err := os.ReadFile(filepath.Join("..", "benchmarks", "paper", "fig"+name+".toml"))

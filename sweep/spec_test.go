@@ -21,7 +21,7 @@ V = { from = 1e2, to = 1e6, points = 9, scale = "log" }
 stages = ["min"]
 `
 
-func mustParse(t *testing.T, text string) *Spec {
+func mustParse(t testing.TB, text string) *Spec {
 	t.Helper()
 	sp, err := Parse("test.toml", text)
 	if err != nil {
