@@ -107,6 +107,9 @@ type Outcome struct {
 	Attempts         []schedule.Attempt
 	Model            *lp.Model
 	Status           solver.Status
+	// restart is the final basis, for the next prune round (nil when the
+	// solver cannot give one or the LP was solved by stage generation).
+	restart *restart
 }
 
 // Gap returns (Cmax − LowerBound)/Cmax, at least 0.
@@ -278,14 +281,22 @@ func SolvePattern(p *formulations.Problem, pat formulations.Pattern, opt Options
 		}
 		return out, fmt.Errorf("pipeline: %s LP with %d messages: %w", p.Kind, len(pat), lastErr)
 	}
-	// The trivial bound S + VA/P holds for every feasible schedule, so it
-	// also bounds the LP optimum; it keeps the bound finite when the duals
-	// certify nothing.
-	if lb := p.LowerBoundLB(); lb > out.LowerBound {
+	if !generated {
+		out.keepRestart(lay, opt)
+	}
+	out.finish()
+	return out, nil
+}
+
+// finish raises the bound to the trivial one where the duals certify less
+// — S + VA/P holds for every feasible schedule, so it also bounds the LP
+// optimum; it keeps the bound finite when the duals certify nothing — and
+// keeps it at most the makespan.
+func (out *Outcome) finish() {
+	if lb := out.Network.Prob.LowerBoundLB(); lb > out.LowerBound {
 		out.LowerBound = lb * (1 - 0x1p-50)
 	}
 	out.clamp()
-	return out, nil
 }
 
 // clamp keeps the bound at most the makespan: both are rigorous up to the
@@ -445,7 +456,13 @@ func SolveFrom(p *formulations.Problem, n int, pat formulations.Pattern, opt Opt
 			if len(drop) == 0 {
 				break
 			}
-			next, err := SolvePattern(p, keep, opt)
+			// From the basis of the LP before, where the solver allows it;
+			// from scratch otherwise or if that does not certify.
+			next, tried, err := solveRestarted(p, keep, res, opt)
+			if err == nil && next == nil {
+				all = append(all, tried...)
+				next, err = SolvePattern(p, keep, opt)
+			}
 			if err != nil {
 				return nil, fmt.Errorf("pipeline: prune round %d: %w", round+1, err)
 			}

@@ -198,3 +198,42 @@ type Incremental interface {
 	// Close releases the backend's memory; the solver is unusable after.
 	Close() error
 }
+
+// BasisStatus is the simplex status of a column, or of a row's slack.
+type BasisStatus int8
+
+// The statuses of a basis; the values are Clp's (ClpSimplex::Status).
+const (
+	// Free: a nonbasic column without bounds.
+	Free BasisStatus = iota
+	// Basic: in the basis.
+	Basic
+	// AtUpper: nonbasic at its upper bound (a row: activity at its upper
+	// bound).
+	AtUpper
+	// AtLower: nonbasic at its lower bound.
+	AtLower
+	// Superbasic: nonbasic between its bounds.
+	Superbasic
+	// Fixed: nonbasic with equal bounds.
+	Fixed
+)
+
+// Basis is a simplex basis: the status of every column and of every row.
+type Basis struct {
+	Cols, Rows []BasisStatus
+}
+
+// Restarter is an Incremental solver whose basis can be read and set, so
+// that a model may start from the basis of a related one (the pipeline's
+// prune rounds: the same LP less a few messages). A basis with the wrong
+// number of basic entries is repaired by the backend.
+type Restarter interface {
+	Incremental
+	// Basis returns the basis of the last solve of the loaded model, and
+	// false if there is none.
+	Basis() (Basis, bool)
+	// SetBasis makes b (one status per column and per row of the loaded
+	// model) the starting basis of the next Resolve.
+	SetBasis(b Basis) error
+}
