@@ -108,25 +108,30 @@ func restartBasis(old solver.Basis, oldCols, oldRows, newCols, newRows []elemKey
 }
 
 // restart is what a solved outcome keeps for the next prune round: the
-// final basis and the keys of its model's columns and rows.
+// final basis and the layout of its model.
 type restart struct {
-	basis      solver.Basis
-	cols, rows []elemKey
+	basis solver.Basis
+	lay   *formulations.Layout
+}
+
+// restarts reports whether prune rounds of p restart from the basis of
+// the round before (solveRestarted).
+func restarts(p *formulations.Problem, opt Options) bool {
+	_, ok := opt.Solver.(solver.Restarter)
+	return ok && !opt.NoPrune && p.Kind != topology.Binomial
 }
 
 // keepRestart records the basis of the model just solved by opt.Solver
-// for the outcome out (layout lay), when the solver can give it.
+// for the outcome out (layout lay), when prune rounds will use it.
 func (out *Outcome) keepRestart(lay *formulations.Layout, opt Options) {
-	rs, ok := opt.Solver.(solver.Restarter)
-	if !ok {
+	if !restarts(out.Network.Prob, opt) {
 		return
 	}
-	b, ok := rs.Basis()
+	b, ok := opt.Solver.(solver.Restarter).Basis()
 	if !ok || len(b.Cols) != out.Model.NumVars() || len(b.Rows) != out.Model.NumRows() {
 		return
 	}
-	ck, rk := basisKeys(out.Network, lay, len(b.Cols), len(b.Rows))
-	out.restart = &restart{basis: b, cols: ck, rows: rk}
+	out.restart = &restart{basis: b, lay: lay}
 }
 
 // solveRestarted solves the LP of pattern pat — prev's pattern less the
@@ -146,10 +151,10 @@ func (out *Outcome) keepRestart(lay *formulations.Layout, opt Options) {
 // n = 100: 322 iterations instead of 2,816; star m = 10, n = 300: 254
 // instead of 1,154; TestPruneRoundsRestart).
 func solveRestarted(p *formulations.Problem, pat formulations.Pattern, prev *Outcome, opt Options) (*Outcome, []schedule.Attempt, error) {
-	rs, ok := opt.Solver.(solver.Restarter)
-	if !ok || p.Kind == topology.Binomial || prev.restart == nil || initialLive(p, pat, opt) != nil {
+	if !restarts(p, opt) || prev.restart == nil || initialLive(p, pat, opt) != nil {
 		return nil, nil, nil
 	}
+	rs := opt.Solver.(solver.Restarter)
 	nw, err := formulations.NewNetwork(p, pat)
 	if err != nil {
 		return nil, nil, err
@@ -163,8 +168,10 @@ func solveRestarted(p *formulations.Problem, pat formulations.Pattern, prev *Out
 	if err := rs.Load(model); err != nil {
 		return nil, nil, err
 	}
+	old := prev.restart
+	ocols, orows := basisKeys(prev.Network, old.lay, len(old.basis.Cols), len(old.basis.Rows))
 	ck, rk := basisKeys(nw, lay, model.NumVars(), model.NumRows())
-	if err := rs.SetBasis(restartBasis(prev.restart.basis, prev.restart.cols, prev.restart.rows, ck, rk)); err != nil {
+	if err := rs.SetBasis(restartBasis(old.basis, ocols, orows, ck, rk)); err != nil {
 		return nil, nil, err
 	}
 	so := attempts(opt.Base, opt.Auto, p.Kind)[0]

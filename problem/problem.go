@@ -3,6 +3,7 @@ package problem
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/dlsched/dlsched/schedule"
@@ -124,13 +125,13 @@ func (p *Problem) Dests() []int {
 		}
 		return out
 	}
-	relay := map[int]bool{}
-	for _, l := range p.Relay {
-		relay[l] = true
+	layers := p.Order.Layers(p.H)
+	if len(p.Relay) == 0 {
+		return layers
 	}
-	var out []int
-	for _, l := range p.Order.Layers(p.H) {
-		if !relay[l] {
+	out := layers[:0]
+	for _, l := range layers {
+		if !slices.Contains(p.Relay, l) {
 			out = append(out, l)
 		}
 	}

@@ -1,6 +1,7 @@
 package topology_test
 
 import (
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -495,5 +496,17 @@ func TestBuildErrors(t *testing.T) {
 	// Just below the guard, the count is still admitted by TotalNodes.
 	if n := topology.TotalNodes(topology.Binomial, 0, 2, 14); n != 4782969 || n > topology.MaxNodes {
 		t.Errorf("binomial p=2 h=14 has %g nodes, want 3^14 = 4782969 <= MaxNodes", n)
+	}
+}
+
+// TestIpowMatchesPow: the integer fast path gives math.Pow's value, bit
+// for bit, below and above 2^53.
+func TestIpowMatchesPow(t *testing.T) {
+	for b := 1; b <= 12; b++ {
+		for e := 0; e <= 70; e++ {
+			if got, want := topology.LayerSize(topology.Tree, b, e), math.Pow(float64(b), float64(e)); got != want {
+				t.Fatalf("%d^%d = %v, math.Pow %v", b, e, got, want)
+			}
+		}
 	}
 }
