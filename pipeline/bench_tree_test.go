@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/solver"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -100,5 +101,48 @@ func BenchmarkTreeLargest(b *testing.B) {
 		b.ReportMetric(float64(m.NumVars()), "vars")
 		b.ReportMetric(float64(m.NumRows()), "rows")
 		b.ReportMetric(float64(m.NumNonzeros()), "nonzeros")
+	})
+}
+
+// BenchmarkFig10LP times one LP of the paper's Fig. 10 sweep (binomial
+// NLF, p = 2, h = 10, D = 1e2, V = 2500, n = 5: 140 rows, 141 columns)
+// three ways: Clp alone on the prebuilt model with the first attempt's
+// settings (load, presolve, primal simplex, postsolve, copying the
+// solution out), the cold SolvePattern (build, solve, repair, certify), and
+// Solve with the prune loop as the sweep runs it. Most of Clp's time on so
+// small an LP is its per-solve set-up, not the simplex (README, Sweeps):
+//
+//	go test ./pipeline -run '^$' -bench Fig10LP
+func BenchmarkFig10LP(b *testing.B) {
+	s := newClp(b)
+	p := &formulations.Problem{Kind: topology.Binomial, Order: topology.NLF, P: 2, H: 10,
+		S: 1e-3, C: 1e-6, A: 1e-3, D: 1e2, V: 2500}
+	const n = 5
+	pat := formulations.FullPattern(p, n)
+	nw, err := formulations.NewNetwork(p, pat)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, _ := nw.Build(formulations.FormCompact, formulations.NewScale(p))
+	b.Run("clp", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := s.Solve(m, FirstAttempt(solver.Options{})); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("pattern", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := SolvePattern(p, pat, Options{Solver: s, Auto: true}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("pruned", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := Solve(p, n, Options{Solver: s, Auto: true}); err != nil {
+				b.Fatal(err)
+			}
+		}
 	})
 }
