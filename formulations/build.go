@@ -417,6 +417,13 @@ func (nw *Network) buildChainRestricted(sc Scale, live []bool) (*lp.Model, *Layo
 func (nw *Network) build(f Form, sc Scale, exist bool, live []bool) (*lp.Model, *Layout) {
 	p := nw.Prob
 	m := lp.New(fmt.Sprintf("dlsched_%s_%s", p.Kind, f), lp.Minimize)
+	if f == FormCompact && live == nil {
+		// Room for the whole model at once: the estimate bounds the
+		// compact model (TestEstimateFullMatchesNetwork); a pattern
+		// MILP's binary columns and rows just grow past it.
+		e := nw.Estimate(f)
+		m.Grow(int(e.Vars), int(e.Rows), int(e.Nonzeros))
+	}
 	lay := &Layout{Scale: sc, Form: f, Alpha: make([]int, len(nw.Pattern)), Time: make([]int, len(nw.Hops))}
 	lay.Arcs, lay.In = nw.Arcs, nw.In
 	printed := false

@@ -9,7 +9,7 @@ import (
 )
 
 // EstimateFull, computed from the parameters alone, equals the estimate of
-// the network it predicts (compact form) on random problems of every
+// the network it predicts (compact form), which bounds the built model on random problems of every
 // topology, with relay-only layers and both buffer counts.
 func TestEstimateFullMatchesNetwork(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
@@ -28,8 +28,15 @@ func TestEstimateFullMatchesNetwork(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := EstimateFull(p, n, FormCompact), nw.Estimate(FormCompact); got != want {
-			t.Fatalf("EstimateFull %+v, network %+v", got, want)
+		e := nw.Estimate(FormCompact)
+		if got := EstimateFull(p, n, FormCompact); got != e {
+			t.Fatalf("EstimateFull %+v, network %+v", got, e)
+		}
+		// Build reserves the estimate at once (lp.Model.Grow): it bounds
+		// the compact model's columns, rows and nonzeros.
+		m, _ := nw.Build(FormCompact, NewScale(p))
+		if int64(m.NumVars()) > e.Vars || int64(m.NumRows()) > e.Rows || int64(m.NumNonzeros()) > e.Nonzeros {
+			t.Fatalf("built %d columns, %d rows, %d nonzeros; estimate %+v", m.NumVars(), m.NumRows(), m.NumNonzeros(), e)
 		}
 	})
 }

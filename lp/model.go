@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Sense is the direction of optimisation.
@@ -78,6 +79,24 @@ func (m *Model) NumRows() int { return len(m.RowLower) }
 
 // NumNonzeros returns the number of stored coefficients of A.
 func (m *Model) NumNonzeros() int { return len(m.RowValue) }
+
+// Grow reserves room for vars more columns, rows more rows and nonzeros
+// more coefficients, so that building a model of known size does not
+// reallocate as it goes. Negative counts are taken as 0.
+func (m *Model) Grow(vars, rows, nonzeros int) {
+	vars, rows, nonzeros = max(vars, 0), max(rows, 0), max(nonzeros, 0)
+	m.ColNames = slices.Grow(m.ColNames, vars)
+	m.ColLower = slices.Grow(m.ColLower, vars)
+	m.ColUpper = slices.Grow(m.ColUpper, vars)
+	m.Obj = slices.Grow(m.Obj, vars)
+	m.pos = slices.Grow(m.pos, vars)
+	m.RowNames = slices.Grow(m.RowNames, rows)
+	m.RowLower = slices.Grow(m.RowLower, rows)
+	m.RowUpper = slices.Grow(m.RowUpper, rows)
+	m.RowStart = slices.Grow(m.RowStart, rows+1)
+	m.RowIndex = slices.Grow(m.RowIndex, nonzeros)
+	m.RowValue = slices.Grow(m.RowValue, nonzeros)
+}
 
 // AddVar adds a variable with bounds [lo, up] and objective coefficient obj
 // and returns its index.

@@ -306,3 +306,27 @@ func TestClone(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestGrowReserves: after Grow, a model of that size is built without
+// moving its arrays, and it equals the same model built without Grow.
+func TestGrowReserves(t *testing.T) {
+	build := func(m *Model) *Model {
+		x := m.AddVar("x", 0, 1, 1)
+		y := m.AddVar("y", 0, 1, 2)
+		z := m.AddVar("z", 0, inf, 0)
+		m.AddRow("r0", 1, inf, []int{x, y}, []float64{1, 1})
+		m.AddRow("r1", -inf, 0, []int{y, z}, []float64{1, -1})
+		return m
+	}
+	grown := New("g", Minimize)
+	grown.Grow(3, 2, 4)
+	before := []*float64{&grown.Obj[:1][0], &grown.RowValue[:1][0], &grown.RowLower[:1][0]}
+	build(grown)
+	if after := []*float64{&grown.Obj[0], &grown.RowValue[0], &grown.RowLower[0]}; !reflect.DeepEqual(before, after) {
+		t.Error("Grow(3, 2, 4) did not hold a model of 3 columns, 2 rows and 4 nonzeros")
+	}
+	if plain := build(New("g", Minimize)); !reflect.DeepEqual(grown.Clone(), plain.Clone()) {
+		t.Errorf("grown model %+v differs from %+v", grown, plain)
+	}
+	New("n", Minimize).Grow(-1, -5, -2) // negative counts: nothing reserved, no panic
+}
