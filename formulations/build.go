@@ -523,10 +523,11 @@ func (nw *Network) build(f Form, sc Scale, exist bool, live []bool) (*lp.Model, 
 		if len(lay.In[a.To]) == 1 && !printed {
 			up = lo
 		}
-		name := fmt.Sprintf("%s_%d_%d", a.Kind, a.From, a.To)
+		prefix := a.Kind.String()
 		if a.Eq != "" {
-			name = fmt.Sprintf("eq%s_%d_%d", a.Eq, a.From, a.To)
+			prefix = "eq" + a.Eq
 		}
+		name := prefix + "_" + strconv.Itoa(a.From) + "_" + strconv.Itoa(a.To)
 		lay.ArcRow[ai] = m.AddRow(name, lo, up, cols, vals)
 	}
 	compDests := nw.Dests
