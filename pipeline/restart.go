@@ -16,12 +16,12 @@ import (
 // hops of an arc — so that the basis of one pattern's LP can start the LP
 // of a pattern with fewer messages (a prune round).
 type elemKey struct {
-	kind           byte // a α, b suffix, t hop start, s compute start, c Cmax; A arc, C computing, S suffix, H chain, L load
-	arc            formulations.ArcKind
-	eq             string
-	s1, d1, l1     int
-	s2, d2, l2     int
-	known, twoHops bool
+	kind       byte // a α, b suffix, t hop start, s compute start, c Cmax; A arc, C computing, S suffix, H chain, L load
+	arc        formulations.ArcKind
+	eq         string
+	s1, d1, l1 int
+	s2, d2, l2 int
+	known      bool
 }
 
 // basisKeys returns the keys of the columns and rows of a model built by
@@ -57,7 +57,7 @@ func basisKeys(nw *formulations.Network, lay *formulations.Layout, cols, rows in
 	for a, arc := range lay.Arcs {
 		k := hop('A', arc.From)
 		to := hop('A', arc.To)
-		k.arc, k.eq, k.twoHops = arc.Kind, arc.Eq, true
+		k.arc, k.eq = arc.Kind, arc.Eq
 		k.s2, k.d2, k.l2 = to.s1, to.d1, to.l1
 		set(rk, at(lay.ArcRow, a), k)
 	}
@@ -76,8 +76,9 @@ func at(s []int, i int) int {
 
 // restartBasis maps the basis old of the LP (oldCols, oldRows keys) onto
 // an LP with keys newCols, newRows: an element keeps its status where it
-// has a counterpart; a new column starts at its lower bound and a new row
-// basic (its slack). The count of basic entries may then be off; the
+// has a counterpart (unknown keys are never stored, so they match
+// nothing); a new column starts at its lower bound and a new row basic
+// (its slack). The count of basic entries may then be off; the
 // backend repairs that.
 func restartBasis(old solver.Basis, oldCols, oldRows, newCols, newRows []elemKey) solver.Basis {
 	status := make(map[elemKey]solver.BasisStatus, len(oldCols)+len(oldRows))
@@ -94,13 +95,13 @@ func restartBasis(old solver.Basis, oldCols, oldRows, newCols, newRows []elemKey
 	b := solver.Basis{Cols: make([]solver.BasisStatus, len(newCols)), Rows: make([]solver.BasisStatus, len(newRows))}
 	for j, k := range newCols {
 		b.Cols[j] = solver.AtLower
-		if s, ok := status[k]; ok && k.known {
+		if s, ok := status[k]; ok {
 			b.Cols[j] = s
 		}
 	}
 	for i, k := range newRows {
 		b.Rows[i] = solver.Basic
-		if s, ok := status[k]; ok && k.known {
+		if s, ok := status[k]; ok {
 			b.Rows[i] = s
 		}
 	}
