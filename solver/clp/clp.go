@@ -569,7 +569,8 @@ func ctxErr(opt solver.Options) error {
 // returned function ends the watch and reports whether it fired. It
 // registers a callback on the context (context.AfterFunc) rather than
 // starting a goroutine: a goroutine per solve woke an OS thread two or
-// three times per LP, a fifth of the CPU time of a sweep of tiny LPs.
+// three times per LP (Fig. 10's sweep of tiny LPs on one worker: 8% less
+// CPU time without it).
 func (p *Problem) watch(opt solver.Options) func() bool {
 	if opt.Context == nil || opt.Context.Done() == nil {
 		return func() bool { return false }
