@@ -43,6 +43,7 @@ type Sequence struct {
 	dsts int
 
 	capacity int // stages of the loaded model
+	reserve  int // stages the next model holds at least (Reserve)
 	nw       *formulations.Network
 	model    *lp.Model
 	lay      *formulations.Layout
@@ -152,6 +153,13 @@ func drift(a, b float64) bool {
 // in between): the next Solve loads the model again.
 func (e *Sequence) Invalidate() { e.loaded = false }
 
+// Reserve says that the Sequence will be asked for up to n stages: the
+// next model it builds holds at least n (if that is not more than
+// twice what it is built for), so that a run of stage counts known in
+// advance — a sweep's chain along n — is solved in one model instead of
+// outgrowing it.
+func (e *Sequence) Reserve(n int) { e.reserve = n }
+
 // Close drops the model; the solver itself stays open.
 func (e *Sequence) Close() { e.model, e.nw, e.lay = nil, nil, nil }
 
@@ -222,6 +230,9 @@ func (e *Sequence) Solve(n int) (out *Outcome, warm, ok bool) {
 		c := 2 * e.capacity
 		if c < n+max(4, n/4) {
 			c = n + max(4, n/4)
+		}
+		if e.reserve > c && e.reserve <= 2*n {
+			c = e.reserve
 		}
 		if !e.build(c) {
 			return nil, false, false

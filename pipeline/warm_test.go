@@ -66,11 +66,13 @@ func TestSequenceMatchesCold(t *testing.T) {
 			// capacity n_min + 4 here, then doubled: once in this run).
 			seq2 := NewSequence(&p, opt)
 			cold := 0
+			cmax := map[int]float64{}
 			for n := nmin; n < nmin+6; n++ {
 				out, warm, ok := seq2.Solve(n)
 				if !ok || (n == nmin && warm) {
 					t.Fatalf("n=%d: ok %v warm %v", n, ok, warm)
 				}
+				cmax[n] = out.Cmax
 				if !warm {
 					cold++
 				}
@@ -80,6 +82,27 @@ func TestSequenceMatchesCold(t *testing.T) {
 			}
 			if cold != 2 {
 				t.Errorf("%d solves from scratch, want 2 (the first and the rebuild at n_min+5)", cold)
+			}
+			// Reserved for the whole run (up to twice the first count),
+			// the first model holds it all: one solve from scratch, the
+			// same answers.
+			seq3 := NewSequence(&p, opt)
+			seq3.Reserve(2 * nmin)
+			cold = 0
+			for n := nmin; n <= 2*nmin; n++ {
+				out, warm, ok := seq3.Solve(n)
+				if !ok {
+					t.Fatalf("n=%d reserved: not certified", n)
+				}
+				if !warm {
+					cold++
+				}
+				if ref, ok := cmax[n]; ok && relDiff(out.Cmax, ref) > 2*DefaultTolerance {
+					t.Errorf("n=%d reserved: Cmax %.15g, unreserved %.15g", n, out.Cmax, ref)
+				}
+			}
+			if cold != 1 {
+				t.Errorf("reserved: %d solves from scratch, want 1", cold)
 			}
 		})
 	}

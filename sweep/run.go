@@ -147,7 +147,7 @@ func Run(ctx context.Context, sp *Spec, path string, opt Options) (Summary, erro
 			for grp := range jobs {
 				var wc *warmChain
 				if len(grp) > 1 {
-					wc = &warmChain{}
+					wc = &warmChain{maxN: maxStages(grp)}
 				}
 				for _, pt := range grp {
 					if ctx.Err() != nil {
@@ -215,13 +215,31 @@ func Run(ctx context.Context, sp *Spec, path string, opt Options) (Summary, erro
 // only in their load V and stage count (chains); solvePoint makes it at
 // the first point that solves.
 type warmChain struct {
-	seq *pipeline.Sequence
+	seq  *pipeline.Sequence
+	maxN int // the most stages a point of the chain asks for
 }
 
 func (wc *warmChain) close() {
 	if wc != nil && wc.seq != nil {
 		wc.seq.Close()
 	}
+}
+
+// maxStages returns the largest stage count the points of a chain ask
+// for: a fixed n, or n_min of their problem.
+func maxStages(grp []Point) int {
+	most := 0
+	for _, pt := range grp {
+		n := pt.Stages.N
+		if pt.Stages.Policy != StagesFixed {
+			if err := pt.Problem.Validate(); err != nil {
+				continue
+			}
+			n = pt.Problem.NMin()
+		}
+		most = max(most, n)
+	}
+	return most
 }
 
 // chainPoints is the most points one warm-started job holds: longer chains
@@ -383,7 +401,12 @@ func solvePoint(ctx context.Context, pt Point, s solver.Solver, rc RunConfig, wc
 	}
 	if wc != nil { // a chain: unpruned points only (chains)
 		if wc.seq == nil {
-			wc.seq = pipeline.NewSequence(&p, po)
+			// Room for the whole chain in the first model: Fig. 9's
+			// chains along n then rebuild 8 times fewer (38 solves from
+			// scratch instead of 46, LP time 1.05 s instead of 1.29 s).
+			if wc.seq = pipeline.NewSequence(&p, po); wc.seq != nil {
+				wc.seq.Reserve(wc.maxN)
+			}
 		}
 		sopt.Warm = wc.seq
 	}
