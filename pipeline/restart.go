@@ -140,9 +140,10 @@ func (out *Outcome) keepRestart(lay *formulations.Layout, opt Options) {
 // (the first attempt's algorithm and tolerances, no presolve), then
 // repairs and certifies it as SolvePattern does. It returns nil (and no
 // error) when that does not apply (a solver without bases, a binomial
-// tree, a pattern solved by stage generation, no basis kept) or when the
-// answer does not certify; the caller then solves cold. Those attempts
-// are returned for the record.
+// tree, a pattern solved by stage generation, no basis kept, a basis the
+// solver refuses) or when the answer does not certify; the caller then
+// solves cold. Those attempts are returned for the record. Only a
+// cancelled context or a model over the memory limit is an error.
 //
 // Binomial trees are left cold: their hops form one chain of equalities
 // that Clp's presolve eliminates, and it then solves a pruned LP in 0 to
@@ -166,14 +167,11 @@ func solveRestarted(p *formulations.Problem, pat formulations.Pattern, prev *Out
 	sc := formulations.NewScale(p)
 	model, lay := nw.Build(opt.Form, sc)
 	out := &Outcome{Network: nw, Model: model, Cmax: math.Inf(1), LowerBound: math.Inf(-1), Status: solver.Failed}
-	if err := rs.Load(model); err != nil {
-		return nil, nil, err
-	}
 	old := prev.restart
 	ocols, orows := basisKeys(prev.Network, old.lay, len(old.basis.Cols), len(old.basis.Rows))
 	ck, rk := basisKeys(nw, lay, model.NumVars(), model.NumRows())
-	if err := rs.SetBasis(restartBasis(old.basis, ocols, orows, ck, rk)); err != nil {
-		return nil, nil, err
+	if rs.Load(model) != nil || rs.SetBasis(restartBasis(old.basis, ocols, orows, ck, rk)) != nil {
+		return nil, nil, nil // the cold solve loads the model again and reports what fails
 	}
 	so := attempts(opt.Base, opt.Auto, p.Kind)[0]
 	t0 := time.Now()

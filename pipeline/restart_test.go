@@ -75,3 +75,47 @@ func TestPruneRoundsRestart(t *testing.T) {
 		}
 	}
 }
+
+// failingResolve is a Restarter whose re-solves fail: a restart that
+// fails must leave the round to the cold path.
+type failingResolve struct{ solver.Restarter }
+
+func (f failingResolve) Resolve(opt solver.Options) (*solver.Solution, error) {
+	return nil, &solver.StatusError{Solver: "test", Status: solver.Failed, Detail: "refused"}
+}
+
+// TestPruneRestartFallsBack: when the restarted re-solve fails, the round
+// is solved from scratch; the schedule is the cold path's, certified, and
+// its record shows the failed restart before the cold attempts.
+func TestPruneRestartFallsBack(t *testing.T) {
+	s := newClp(t)
+	rs, ok := s.(solver.Restarter)
+	if !ok {
+		t.Skip("solver without bases")
+	}
+	p := formulations.Problem{Kind: topology.Tree, Order: topology.NLF, Buffers: 1, P: 2, H: 4, S: 1e-3, C: 1e-6, A: 1e-3, D: 1e2, V: 8e3}
+	opt := Options{Solver: failingResolve{rs}, Auto: true}
+	got, err := Solve(&p, 20, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.Solver = noRestart{rs}
+	cold, err := Solve(&p, 20, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := 0
+	for _, at := range got.Solve.Attempts {
+		if strings.HasSuffix(at.Algorithm, "(restart)") && at.Status == solver.Failed.String() {
+			failed++
+		}
+	}
+	// One per round tried: the rounds kept, and a last one whose LP was
+	// no shorter.
+	if failed < max(got.Pruning.Rounds, 1) || failed > got.Pruning.Rounds+1 {
+		t.Errorf("%d failed restarts in the record for %d prune rounds", failed, got.Pruning.Rounds)
+	}
+	if !got.Solve.Certified || got.Cmax != cold.Cmax {
+		t.Errorf("after failed restarts: certified %v, Cmax %.17g; cold %.17g", got.Solve.Certified, got.Cmax, cold.Cmax)
+	}
+}
