@@ -8,6 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 REPS=${1:-2000}
+command -v g++ >/dev/null || { echo "clp-presolve: needs g++ (apt-get install -y g++) and Clp's headers (coinor-libclp-dev)" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o bin/dlsched ./cmd/dlsched
