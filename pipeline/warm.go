@@ -154,10 +154,10 @@ func drift(a, b float64) bool {
 func (e *Sequence) Invalidate() { e.loaded = false }
 
 // Reserve says that the Sequence will be asked for up to n stages: the
-// next model it builds holds at least n (if that is not more than
-// twice what it is built for), so that a run of stage counts known in
-// advance — a sweep's chain along n — is solved in one model instead of
-// outgrowing it.
+// next model it builds holds at least n (if that is not more than twice
+// what it is built for, and fits the memory limit), so that a run of stage
+// counts known in advance — a sweep's chain along n — is solved in one
+// model instead of outgrowing it.
 func (e *Sequence) Reserve(n int) { e.reserve = n }
 
 // Close drops the model; the solver itself stays open.
@@ -231,10 +231,8 @@ func (e *Sequence) Solve(n int) (out *Outcome, warm, ok bool) {
 		if c < n+max(4, n/4) {
 			c = n + max(4, n/4)
 		}
-		if e.reserve > c && e.reserve <= 2*n {
-			c = e.reserve
-		}
-		if !e.build(c) {
+		reserved := e.reserve > c && e.reserve <= 2*n && e.build(e.reserve)
+		if !reserved && !e.build(c) {
 			return nil, false, false
 		}
 		e.loaded = false // a new model: loaded and solved from scratch below

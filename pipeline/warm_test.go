@@ -197,3 +197,30 @@ func TestSequenceAlongV(t *testing.T) {
 		}
 	}
 }
+
+// TestSequenceReserveOverLimit: a reservation whose model would exceed
+// the memory limit is dropped; the Sequence builds the model it would
+// have built without it and solves.
+func TestSequenceReserveOverLimit(t *testing.T) {
+	s := newClp(t)
+	p := formulations.Problem{Kind: topology.Star, M: 4, S: 1e-3, C: 1e-6, A: 1e-3, D: 2e4, V: 4e5}
+	nmin := p.NMin()
+	if nmin != 5 {
+		t.Fatalf("n_min %d, want 5", nmin)
+	}
+	// Room for n_min + 4 stages (the default growth) but not 2·n_min.
+	opt := Options{Solver: s, Auto: true, NoPrune: true, NoStageGeneration: true,
+		MaxModelBytes: (ModelBytes(&p, nmin+4, formulations.FormCompact) + ModelBytes(&p, 2*nmin, formulations.FormCompact)) / 2}
+	seq := NewSequence(&p, opt)
+	defer seq.Close()
+	seq.Reserve(2 * nmin)
+	for n := nmin; n <= nmin+4; n++ {
+		out, warm, ok := seq.Solve(n)
+		if !ok || (n > nmin) != warm {
+			t.Fatalf("n=%d: ok %v warm %v", n, ok, warm)
+		}
+		if out.Gap() > DefaultTolerance {
+			t.Errorf("n=%d: gap %.3g", n, out.Gap())
+		}
+	}
+}
