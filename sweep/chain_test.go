@@ -57,10 +57,16 @@ func TestChains(t *testing.T) {
 			if len(grp) != 2 || grp[0].Problem.V != 1e5 || grp[1].Problem.V != 2e5 {
 				t.Errorf("n_min chain %v, want V = 1e5 then 2e5", grp)
 			}
+			if got, want := maxStages(grp), grp[1].Problem.NMin(); got != want || want <= grp[0].Problem.NMin() {
+				t.Errorf("n_min chain reserves %d stages, want the larger n_min %d (first %d)", got, want, grp[0].Problem.NMin())
+			}
 			continue
 		}
 		if len(grp) != 10 {
 			t.Errorf("chain of %d points, want 10", len(grp))
+		}
+		if got := maxStages(grp); got != 10 {
+			t.Errorf("chain of n = 1..10 reserves %d stages, want 10", got)
 		}
 		for i, pt := range grp {
 			if pt.Stages.N != i+1 || pt.Problem.D != grp[0].Problem.D || pt.Label != grp[0].Label {
