@@ -222,6 +222,11 @@ func stopped(opt PatternOptions) error {
 // searchAt is SolveBest at one stage count, seeded with seed (the result at
 // n−1, or nil).
 func searchAt(p *formulations.Problem, n int, seed *schedule.Schedule, opt PatternOptions) (*schedule.Schedule, error) {
+	// Every candidate starts from the basis the one before it ended with
+	// (stars and ordinary trees): they are the same LP give or take some
+	// messages. One Starts per stage count, so the result depends only on
+	// p, n and seed, as opt.Cache requires.
+	opt.Pipeline.Starts = &pipeline.Starts{}
 	best, err := pipeline.Solve(p, n, opt.Pipeline)
 	if seed != nil {
 		// The pattern found with one stage less, re-solved with n stages

@@ -53,6 +53,9 @@ type Options struct {
 	// destinations (star processors or tree layers); the others receive
 	// nothing (a tree layer left out only relays). Pattern searches use it.
 	Dests []int
+	// Starts, if set, starts the first LP from the basis the previous call
+	// with the same Starts ended with, and keeps this call's for the next.
+	Starts *Starts
 }
 
 func (o *Options) tol() float64 {
@@ -443,11 +446,19 @@ func Solve(p *formulations.Problem, n int, opt Options) (*schedule.Schedule, err
 // schedule reports n as its stage count.
 func SolveFrom(p *formulations.Problem, n int, pat formulations.Pattern, opt Options) (*schedule.Schedule, error) {
 	start := time.Now()
-	res, err := SolvePattern(p, pat, opt)
+	var res *Outcome
+	var tried []schedule.Attempt
+	var err error
+	if st := opt.Starts; st != nil && st.last != nil && st.last.Network.Prob.V == p.V && sameProblem(st.last.Network.Prob, p) {
+		res, tried, err = solveRestarted(p, pat, st.last, opt)
+	}
+	if err == nil && res == nil {
+		res, err = SolvePattern(p, pat, opt)
+	}
 	if err != nil {
 		return nil, err
 	}
-	all := append([]schedule.Attempt(nil), res.Attempts...)
+	all := append(tried, res.Attempts...)
 	var removed *schedule.Removed
 	if !opt.NoPrune {
 		removed = &schedule.Removed{CmaxBefore: res.Cmax, CmaxAfter: res.Cmax}
@@ -482,6 +493,11 @@ func SolveFrom(p *formulations.Problem, n int, pat formulations.Pattern, opt Opt
 		}
 		removed.CmaxAfter = res.Cmax
 		removed.Stages, removed.Destinations = lost(p, n, res.Network.Pattern, opt.Dests)
+	}
+	if opt.Starts != nil && res.restart != nil {
+		// What a restart reads, not the model: a search keeps one basis
+		// beside the LP it solves.
+		opt.Starts.last = &Outcome{Network: res.Network, restart: res.restart}
 	}
 	s := res.schedule(n, all, opt, start)
 	s.Pruning = removed

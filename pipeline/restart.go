@@ -202,3 +202,11 @@ func solveRestarted(p *formulations.Problem, pat formulations.Pattern, prev *Out
 	out.finish()
 	return out, nil, nil
 }
+
+// Starts hands the final basis of one solve to the next: the first LP of
+// a Solve or SolveFrom given Options.Starts starts from the basis the
+// previous such call ended with, where restarts apply (stars and ordinary
+// trees, with pruning). A pattern search's candidates — the best pattern
+// give or take some messages or stages — are such neighbours. The zero
+// value is ready; a Starts is used by one goroutine at a time.
+type Starts struct{ last *Outcome }

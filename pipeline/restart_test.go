@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solver"
 	"github.com/dlsched/dlsched/topology"
 )
@@ -117,5 +118,62 @@ func TestPruneRestartFallsBack(t *testing.T) {
 	}
 	if !got.Solve.Certified || got.Cmax != cold.Cmax {
 		t.Errorf("after failed restarts: certified %v, Cmax %.17g; cold %.17g", got.Solve.Certified, got.Cmax, cold.Cmax)
+	}
+}
+
+// TestStartsAcrossPatterns: with Options.Starts each call's first LP
+// starts from the basis the call before ended with — a pattern search's
+// candidates. On a 2-buffer ordinary tree, the full pattern and then every
+// pattern with one message of its result left out: each makespan equals
+// the cold one within the tolerance, every schedule is certified, and the
+// restarted calls take fewer simplex iterations in all.
+func TestStartsAcrossPatterns(t *testing.T) {
+	s := newClp(t)
+	inc, ok := s.(solver.Incremental)
+	if !ok {
+		t.Skip("solver without warm starts")
+	}
+	p := formulations.Problem{Kind: topology.Tree, Order: topology.NLF, Buffers: 2, P: 2, H: 4, S: 1e-3, C: 1e-6, A: 1e-3, D: 1e2, V: 5e3}
+	const n = 12
+	warm := Options{Solver: s, Auto: true, Starts: &Starts{}}
+	cold := Options{Solver: noRestart{inc}, Auto: true}
+	iters := func(sc *schedule.Schedule) int {
+		k := 0
+		for _, at := range sc.Solve.Attempts {
+			k += at.Iterations
+		}
+		return k
+	}
+	base, err := Solve(&p, n, warm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pat formulations.Pattern
+	for _, c := range base.Chunks {
+		pat = append(pat, formulations.Msg{Stage: c.Stage, Dest: c.Dest()})
+	}
+	warmIters, coldIters, restarted := 0, 0, 0
+	for j := range pat {
+		cand := append(append(formulations.Pattern(nil), pat[:j]...), pat[j+1:]...)
+		w, werr := SolveFrom(&p, n, cand, warm)
+		c, cerr := SolveFrom(&p, n, cand, cold)
+		if (werr == nil) != (cerr == nil) {
+			t.Fatalf("candidate %d: restarted err %v, cold err %v", j, werr, cerr)
+		}
+		if werr != nil {
+			continue // infeasible without that message
+		}
+		if !w.Solve.Certified || relDiff(w.Cmax, c.Cmax) > 2*DefaultTolerance {
+			t.Errorf("candidate %d: restarted Cmax %.15g (certified %v), cold %.15g", j, w.Cmax, w.Solve.Certified, c.Cmax)
+		}
+		if strings.HasSuffix(w.Solve.Attempts[0].Algorithm, "(restart)") {
+			restarted++
+		}
+		warmIters += iters(w)
+		coldIters += iters(c)
+	}
+	t.Logf("%d candidates, %d restarted; iterations restarted %d, cold %d", len(pat), restarted, warmIters, coldIters)
+	if restarted == 0 || warmIters >= coldIters {
+		t.Errorf("%d candidates restarted, iterations %d against %d cold", restarted, warmIters, coldIters)
 	}
 }
