@@ -6,7 +6,6 @@ import (
 
 	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/lp"
-	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solver"
 )
 
@@ -89,15 +88,9 @@ func (out *Outcome) generate(nw *formulations.Network, model *lp.Model, lay *for
 		}
 		t0 := time.Now()
 		sol, err := opt.Solver.Solve(rm, so)
-		at := schedule.Attempt{Algorithm: so.Algorithm.String(), Presolve: presolveName(so.Presolve),
-			Messages: count, Seconds: time.Since(t0).Seconds()}
-		if sol != nil {
-			at.Iterations, at.Status = sol.Iterations, sol.Status.String()
-		}
+		at := attemptOf(so.Algorithm.String(), presolveName(so.Presolve), sol, err, time.Since(t0).Seconds())
+		at.Messages = count
 		if err != nil {
-			if at.Status == "" {
-				at.Status = solver.Failed.String()
-			}
 			out.Attempts = append(out.Attempts, at)
 			if so.Context != nil && so.Context.Err() != nil {
 				return false, err
@@ -124,15 +117,12 @@ func (out *Outcome) generate(nw *formulations.Network, model *lp.Model, lay *for
 			if !ok || opt.NoRetry {
 				return false, nil
 			}
-			t1 := time.Now()
-			pol := solver.Options{Algorithm: solver.Dual, PrimalTolerance: 1e-12, DualTolerance: 1e-12, LogLevel: so.LogLevel, Context: so.Context}
-			sol, err := inc.Resolve(pol)
+			sol, at, err := polish(inc, so)
 			if err != nil {
 				return false, nil
 			}
-			out.record(nw, model, lay, rlay.Decode(sol.X), fullDuals(model, lay, rlay, sol.Duals), schedule.Attempt{
-				Algorithm: "dual polish", Presolve: "off", Status: sol.Status.String(), Messages: count,
-				Iterations: sol.Iterations, Seconds: time.Since(t1).Seconds()})
+			at.Messages = count
+			out.record(nw, model, lay, rlay.Decode(sol.X), fullDuals(model, lay, rlay, sol.Duals), at)
 			return out.Gap() <= tol, nil
 		}
 		for _, j := range add {

@@ -201,24 +201,49 @@ func presolveName(p solver.Presolve) string {
 	return "auto"
 }
 
+// attemptOf is the record of one solve — algorithm alg, presolve setting
+// presolve, seconds secs — from what the solver returned: its iterations
+// and status, failed when it gave an error and no status.
+func attemptOf(alg, presolve string, sol *solver.Solution, err error, secs float64) schedule.Attempt {
+	at := schedule.Attempt{Algorithm: alg, Presolve: presolve, Seconds: secs}
+	if sol != nil {
+		at.Iterations, at.Status = sol.Iterations, sol.Status.String()
+	}
+	if err != nil && at.Status == "" {
+		at.Status = solver.Failed.String()
+	}
+	return at
+}
+
+// newOutcome builds the LP of pattern pat in opt's form, after checking
+// its estimated size against the memory limit, and the unsolved Outcome
+// that records its solves.
+func newOutcome(p *formulations.Problem, pat formulations.Pattern, opt Options) (*Outcome, *formulations.Layout, formulations.Scale, error) {
+	nw, err := formulations.NewNetwork(p, pat)
+	if err != nil {
+		return nil, nil, formulations.Scale{}, err
+	}
+	est := nw.Estimate(opt.Form)
+	est.Generated = est.Generated && !opt.NoStageGeneration
+	if est.Bytes() > opt.limit() {
+		return nil, nil, formulations.Scale{}, &SizeError{Estimate: est, Limit: opt.limit()}
+	}
+	sc := formulations.NewScale(p)
+	model, lay := nw.Build(opt.Form, sc)
+	return &Outcome{Network: nw, Model: model, Cmax: math.Inf(1), LowerBound: math.Inf(-1), Status: solver.Failed}, lay, sc, nil
+}
+
 // SolvePattern builds, solves, repairs and certifies the LP of one message
 // pattern.
 func SolvePattern(p *formulations.Problem, pat formulations.Pattern, opt Options) (*Outcome, error) {
 	if opt.Solver == nil {
 		return nil, errors.New("pipeline: no solver")
 	}
-	nw, err := formulations.NewNetwork(p, pat)
+	out, lay, sc, err := newOutcome(p, pat, opt)
 	if err != nil {
 		return nil, err
 	}
-	est := nw.Estimate(opt.Form)
-	est.Generated = est.Generated && !opt.NoStageGeneration
-	if est.Bytes() > opt.limit() {
-		return nil, &SizeError{Estimate: est, Limit: opt.limit()}
-	}
-	sc := formulations.NewScale(p)
-	model, lay := nw.Build(opt.Form, sc)
-	out := &Outcome{Network: nw, Model: model, Cmax: math.Inf(1), LowerBound: math.Inf(-1), Status: solver.Failed}
+	nw, model := out.Network, out.Model
 	tol := opt.tol()
 	var lastErr error
 	generated := false
@@ -238,18 +263,11 @@ func SolvePattern(p *formulations.Problem, pat formulations.Pattern, opt Options
 		}
 		t0 := time.Now()
 		sol, err := opt.Solver.Solve(model, so)
-		at := schedule.Attempt{Algorithm: so.Algorithm.String(), Presolve: presolveName(so.Presolve), Seconds: time.Since(t0).Seconds()}
+		at := attemptOf(so.Algorithm.String(), presolveName(so.Presolve), sol, err, time.Since(t0).Seconds())
 		if so.ScalingSet {
 			at.Scaling = fmt.Sprint(so.Scaling)
 		}
-		if sol != nil {
-			at.Iterations = sol.Iterations
-			at.Status = sol.Status.String()
-		}
 		if err != nil {
-			if at.Status == "" {
-				at.Status = solver.Failed.String()
-			}
 			out.Attempts = append(out.Attempts, at)
 			lastErr = err
 			if so.Context != nil && so.Context.Err() != nil {

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/dlsched/dlsched/formulations"
@@ -109,10 +108,21 @@ func restartBasis(old solver.Basis, oldCols, oldRows, newCols, newRows []elemKey
 }
 
 // restart is what a solved outcome keeps for the next prune round: the
-// final basis and the layout of its model.
+// final basis and the layout of its model, and the keys of its columns
+// and rows once built (keys).
 type restart struct {
-	basis solver.Basis
-	lay   *formulations.Layout
+	basis      solver.Basis
+	lay        *formulations.Layout
+	cols, rows []elemKey
+}
+
+// keys returns the keys of the columns and rows of the basis's model, the
+// LP of nw, building them on first use.
+func (r *restart) keys(nw *formulations.Network) (cols, rows []elemKey) {
+	if r.cols == nil && r.rows == nil {
+		r.cols, r.rows = basisKeys(nw, r.lay, len(r.basis.Cols), len(r.basis.Rows))
+	}
+	return r.cols, r.rows
 }
 
 // restarts reports whether prune rounds of p restart from the basis of
@@ -157,33 +167,22 @@ func solveRestarted(p *formulations.Problem, pat formulations.Pattern, prev *Out
 		return nil, nil, nil
 	}
 	rs := opt.Solver.(solver.Restarter)
-	nw, err := formulations.NewNetwork(p, pat)
+	out, lay, _, err := newOutcome(p, pat, opt)
 	if err != nil {
 		return nil, nil, err
 	}
-	if est := nw.Estimate(opt.Form); est.Bytes() > opt.limit() {
-		return nil, nil, &SizeError{Estimate: est, Limit: opt.limit()}
-	}
-	sc := formulations.NewScale(p)
-	model, lay := nw.Build(opt.Form, sc)
-	out := &Outcome{Network: nw, Model: model, Cmax: math.Inf(1), LowerBound: math.Inf(-1), Status: solver.Failed}
+	nw, model := out.Network, out.Model
 	old := prev.restart
-	ocols, orows := basisKeys(prev.Network, old.lay, len(old.basis.Cols), len(old.basis.Rows))
 	ck, rk := basisKeys(nw, lay, model.NumVars(), model.NumRows())
+	ocols, orows := old.keys(prev.Network)
 	if rs.Load(model) != nil || rs.SetBasis(restartBasis(old.basis, ocols, orows, ck, rk)) != nil {
 		return nil, nil, nil // the cold solve loads the model again and reports what fails
 	}
 	so := attempts(opt.Base, opt.Auto, p.Kind)[0]
 	t0 := time.Now()
 	sol, err := rs.Resolve(so)
-	at := schedule.Attempt{Algorithm: so.Algorithm.String() + " (restart)", Presolve: "off", Seconds: time.Since(t0).Seconds()}
-	if sol != nil {
-		at.Iterations, at.Status = sol.Iterations, sol.Status.String()
-	}
+	at := attemptOf(so.Algorithm.String()+" (restart)", "off", sol, err, time.Since(t0).Seconds())
 	if err != nil {
-		if at.Status == "" {
-			at.Status = solver.Failed.String()
-		}
 		if so.Context != nil && so.Context.Err() != nil {
 			return nil, nil, fmt.Errorf("pipeline: %s LP with %d messages: %w", p.Kind, len(pat), err)
 		}
@@ -199,6 +198,9 @@ func solveRestarted(p *formulations.Problem, pat formulations.Pattern, prev *Out
 		return nil, out.Attempts, nil
 	}
 	out.keepRestart(lay, opt)
+	if out.restart != nil {
+		out.restart.cols, out.restart.rows = ck, rk // this round's keys serve the next
+	}
 	out.finish()
 	return out, nil, nil
 }

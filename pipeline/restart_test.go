@@ -10,6 +10,15 @@ import (
 	"github.com/dlsched/dlsched/topology"
 )
 
+// newRestarter returns Clp as a solver.Restarter, or skips the test.
+func newRestarter(t *testing.T) solver.Restarter {
+	rs, ok := newClp(t).(solver.Restarter)
+	if !ok {
+		t.Skip("solver without bases")
+	}
+	return rs
+}
+
 // noRestart hides the solver's Basis and SetBasis: every prune round is
 // then solved from scratch, as before restarts.
 type noRestart struct{ solver.Incremental }
@@ -23,11 +32,8 @@ type noRestart struct{ solver.Incremental }
 // gaps). On the tree the restarted round takes far fewer iterations than
 // the cold one (measured 322 against 2,816).
 func TestPruneRoundsRestart(t *testing.T) {
-	s := newClp(t)
-	inc, ok := s.(solver.Incremental)
-	if !ok {
-		t.Skip("solver without warm starts")
-	}
+	s := newRestarter(t)
+	inc := solver.Incremental(s)
 	cases := []struct {
 		name string
 		p    formulations.Problem
@@ -89,11 +95,7 @@ func (f failingResolve) Resolve(opt solver.Options) (*solver.Solution, error) {
 // is solved from scratch; the schedule is the cold path's, certified, and
 // its record shows the failed restart before the cold attempts.
 func TestPruneRestartFallsBack(t *testing.T) {
-	s := newClp(t)
-	rs, ok := s.(solver.Restarter)
-	if !ok {
-		t.Skip("solver without bases")
-	}
+	rs := newRestarter(t)
 	p := formulations.Problem{Kind: topology.Tree, Order: topology.NLF, Buffers: 1, P: 2, H: 4, S: 1e-3, C: 1e-6, A: 1e-3, D: 1e2, V: 8e3}
 	opt := Options{Solver: failingResolve{rs}, Auto: true}
 	got, err := Solve(&p, 20, opt)
@@ -128,11 +130,8 @@ func TestPruneRestartFallsBack(t *testing.T) {
 // the cold one within the tolerance, every schedule is certified, and the
 // restarted calls take fewer simplex iterations in all.
 func TestStartsAcrossPatterns(t *testing.T) {
-	s := newClp(t)
-	inc, ok := s.(solver.Incremental)
-	if !ok {
-		t.Skip("solver without warm starts")
-	}
+	s := newRestarter(t)
+	inc := solver.Incremental(s)
 	p := formulations.Problem{Kind: topology.Tree, Order: topology.NLF, Buffers: 2, P: 2, H: 4, S: 1e-3, C: 1e-6, A: 1e-3, D: 1e2, V: 5e3}
 	const n = 12
 	warm := Options{Solver: s, Auto: true, Starts: &Starts{}}

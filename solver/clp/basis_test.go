@@ -5,6 +5,7 @@ package clp
 import (
 	"testing"
 
+	"github.com/dlsched/dlsched/lp"
 	"github.com/dlsched/dlsched/solver"
 )
 
@@ -39,16 +40,7 @@ func TestBasisRoundTrip(t *testing.T) {
 	}
 
 	q := newProblem(t)
-	if err := q.Load(m.Clone()); err != nil {
-		t.Fatal(err)
-	}
-	if err := q.SetBasis(b); err != nil {
-		t.Fatal(err)
-	}
-	again, err := q.Resolve(solver.Options{Algorithm: solver.Primal})
-	if err != nil {
-		t.Fatal(err)
-	}
+	again := resolveFrom(t, q, m.Clone(), b)
 	if again.Iterations != 0 || !near(again.Objective, sol.Objective, 1e-9) {
 		t.Errorf("from the optimal basis: %d iterations, objective %.12g; want 0 and %.12g", again.Iterations, again.Objective, sol.Objective)
 	}
@@ -67,16 +59,7 @@ func TestBasisRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := q.Load(mod); err != nil {
-		t.Fatal(err)
-	}
-	if err := q.SetBasis(b); err != nil {
-		t.Fatal(err)
-	}
-	warm, err := q.Resolve(solver.Options{Algorithm: solver.Primal})
-	if err != nil {
-		t.Fatal(err)
-	}
+	warm := resolveFrom(t, q, mod, b)
 	t.Logf("column %d fixed at 0: objective %.10g -> %.10g, iterations from the old basis %d, cold %d", j, sol.Objective, warm.Objective, warm.Iterations, cold.Iterations)
 	if !near(warm.Objective, cold.Objective, 1e-9) {
 		t.Errorf("from the old basis: objective %.15g, cold %.15g", warm.Objective, cold.Objective)
@@ -97,4 +80,21 @@ func TestBasisRoundTrip(t *testing.T) {
 	if err := newProblem(t).SetBasis(b); err == nil {
 		t.Error("SetBasis without a loaded model succeeded")
 	}
+}
+
+// resolveFrom loads m into q, sets basis b and solves with the primal
+// simplex from it.
+func resolveFrom(t *testing.T, q *Problem, m *lp.Model, b solver.Basis) *solver.Solution {
+	t.Helper()
+	if err := q.Load(m); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.SetBasis(b); err != nil {
+		t.Fatal(err)
+	}
+	sol, err := q.Resolve(solver.Options{Algorithm: solver.Primal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sol
 }
