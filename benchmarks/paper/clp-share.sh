@@ -18,6 +18,11 @@ for r in $(seq "$ROUNDS"); do
   # A test binary runs in its package's directory (the specs are read from there).
   (cd sweep && "$tmp/sweep.test" -test.run '^$' -test.bench FigureSet -test.benchtime 1x \
     -test.cpuprofile "$tmp/cpu.prof") >"$tmp/bench.txt"
+  if ! grep -q '^BenchmarkFigureSet/' "$tmp/bench.txt"; then
+    echo "clp-share: the figure set did not run (is Clp installed? make deps):" >&2
+    cat "$tmp/bench.txt" >&2
+    exit 1
+  fi
   wall=$(awk '/^BenchmarkFigureSet/{s += $3} END{printf "%.2f", s/1e9}' "$tmp/bench.txt")
   go tool pprof -top -nodecount 200 "$tmp/sweep.test" "$tmp/cpu.prof" 2>/dev/null >"$tmp/top.txt"
   # "Duration: 4.5s, Total samples = 6.71s (149%)" and the cgocall row's flat time.
