@@ -230,7 +230,13 @@ func newOutcome(p *formulations.Problem, pat formulations.Pattern, opt Options) 
 	}
 	sc := formulations.NewScale(p)
 	model, lay := nw.Build(opt.Form, sc)
-	return &Outcome{Network: nw, Model: model, Cmax: math.Inf(1), LowerBound: math.Inf(-1), Status: solver.Failed}, lay, sc, nil
+	return unsolved(nw, model), lay, sc, nil
+}
+
+// unsolved is the Outcome of nw's LP model before any solution is
+// recorded: no makespan, no bound, status failed.
+func unsolved(nw *formulations.Network, model *lp.Model) *Outcome {
+	return &Outcome{Network: nw, Model: model, Cmax: math.Inf(1), LowerBound: math.Inf(-1), Status: solver.Failed}
 }
 
 // SolvePattern builds, solves, repairs and certifies the LP of one message

@@ -15,14 +15,14 @@ import (
 
 // Sequence solves the LPs of the full n-stage patterns of one problem for
 // a run of stage counts n (and of loads V, SolveFor) from one basis: the
-// engine's warm-start option (Solve is the cold one). The full pattern of n stages is a prefix of the
-// full pattern of more stages, and every precedence arc of the Network goes
-// from an earlier message to a later one, so the n-stage LP is the LP of a
-// larger pattern (its capacity) with the later messages switched off:
-// their loads fixed at 0, their computing rows and the rows of the arcs
-// into their hops made free. Going from n to n+1 switches one stage on — a
-// change of bounds only, which Clp re-solves from the previous basis
-// (solver.Incremental).
+// engine's warm-start option (Solve is the cold one). The full pattern of
+// n stages is a prefix of the full pattern of more stages, and every
+// precedence arc of the Network goes from an earlier message to a later
+// one, so the n-stage LP is the LP of a larger pattern (its capacity) with
+// the later messages switched off: their loads fixed at 0, their computing
+// rows and the rows of the arcs into their hops made free. Going from n to
+// n+1 switches one stage on — a change of bounds only, which Clp re-solves
+// from the previous basis (solver.Incremental).
 //
 // Every answer goes through the same steps as a cold one, with the same
 // tolerances (tolerances.go): the first solve of a loaded model uses the
@@ -87,12 +87,12 @@ func (e *Sequence) SolveFor(p *formulations.Problem, n int) (out *Outcome, warm,
 
 // retarget makes p the Sequence's problem (see SolveFor).
 func (e *Sequence) retarget(p *formulations.Problem) {
-	if p.V == e.p.V && sameProblem(p, e.p) {
+	same := sameProblem(p, e.p)
+	if same && p.V == e.p.V {
 		return
 	}
 	pc := *p
 	sc := formulations.NewScale(p)
-	same := sameProblem(p, e.p)
 	if !same || drift(sc.L0, e.sc.L0) || drift(sc.T0, e.sc.T0) {
 		if !same {
 			e.broken = false // the prefix property is the problem's
@@ -338,7 +338,7 @@ func (e *Sequence) record(n int, sol *solver.Solution, at schedule.Attempt) (*Ou
 		return nil, nil, fmt.Errorf("pipeline: the %d-stage network is not a prefix of the %d-stage one", n, e.capacity)
 	}
 	model, lay := nw.Build(formulations.FormCompact, e.sc)
-	out := &Outcome{Network: nw, Model: model, Cmax: math.Inf(1), LowerBound: math.Inf(-1), Status: solver.Failed}
+	out := unsolved(nw, model)
 	e.add(out, lay, sol, at)
 	if out.Timing == nil {
 		return nil, nil, errWarmFailed

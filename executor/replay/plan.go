@@ -53,8 +53,7 @@ type plan struct {
 	// posInLayer[id] is the index of node id in g.ByLayer[its layer].
 	posInLayer []int32
 	computing  int
-	stars      []schedule.Proc // per star processor (1-based: stars[i-1])
-	starTarget []int           // starTarget[i] = i, sliced by targets
+	starTarget []int // starTarget[i] = i, sliced by targets
 	// release[c], if not nil, is the earliest time the originator may
 	// start sending chunk c (its stated start, for schedules that state
 	// no hops).
@@ -127,11 +126,6 @@ func (pl *plan) platform(prob *problem.Problem) error {
 	var err error
 	switch pl.kind {
 	case topology.Star:
-		pl.stars = make([]schedule.Proc, pl.m)
-		for i := range pl.stars {
-			sp, cp, ap := prob.Params(i + 1)
-			pl.stars[i] = schedule.Proc{S: sp, C: cp, A: ap}
-		}
 		pl.g, err = topology.Build(pl.kind, pl.m, 0, 0)
 		pl.h = 1
 		pl.starTarget = make([]int, pl.m+1)
