@@ -189,13 +189,18 @@ func ParseNumber(field, s string, allowInf bool) (float64, error) {
 func ParseInt(field, s string) (int, error) {
 	s = strings.TrimSpace(s)
 	v, err := strconv.Atoi(s)
-	if err != nil {
-		if s == "" {
-			s = `""`
-		}
-		return 0, &FieldError{field, oneLine(s), "an integer"}
+	if err == nil {
+		return v, nil
 	}
-	return v, nil
+	// An integral value in exponent or decimal form (1e9, 1000.0) is an
+	// integer too, as long as it is exact and fits.
+	if f, ferr := strconv.ParseFloat(s, 64); ferr == nil && f == math.Trunc(f) && math.Abs(f) <= 1<<53 {
+		return int(f), nil
+	}
+	if s == "" {
+		s = `""`
+	}
+	return 0, &FieldError{field, oneLine(s), "an integer"}
 }
 
 // ParseTopology reads a topology name: star, tree or binomial.

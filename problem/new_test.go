@@ -133,3 +133,20 @@ func TestFromScheduleRelaxed(t *testing.T) {
 		t.Errorf("a valid problem refused: %v", err)
 	}
 }
+
+// Integers may be written in exponent form when the value is integral
+// (issue 27: -M 1e9, the documented maximum, was refused as "want an
+// integer"); fractions and values beyond 2^53 are still refused.
+func TestParseIntExponent(t *testing.T) {
+	for s, want := range map[string]int{"1e9": 1000000000, " 12 ": 12, "3.0": 3, "-2e1": -20, "9007199254740992": 1 << 53} {
+		got, err := ParseInt("M", s)
+		if err != nil || got != want {
+			t.Errorf("ParseInt(%q) = %d, %v; want %d", s, got, err, want)
+		}
+	}
+	for _, s := range []string{"1.5", "1e300", "inf", "NaN", "", "x"} {
+		if _, err := ParseInt("M", s); err == nil {
+			t.Errorf("ParseInt(%q) accepted", s)
+		}
+	}
+}

@@ -23,7 +23,7 @@ func dataflowCommand() *cli.Command {
 		Usage: "the dataflow multiprocessor (paper 004): p PEs, a scheduler, three buses; model beside simulation",
 		Description: "Times are in the graph's time unit. Examples:\n" +
 			"  dlsched dataflow --levels 5,3,8 --pes 4 --barrier\n" +
-			"  dlsched dataflow --graph ../shared/data/stg/proto151.stg --pes 8 --scheduler-delay 1 --bus-time 1\n" +
+			"  dlsched dataflow --graph testdata/stg/proto151.stg --pes 8 --scheduler-delay 1 --bus-time 1\n" +
 			"  dlsched dataflow --study small --plot study.svg",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "graph", Usage: "graph file: .json (dlsched's format), .stg (Standard Task Graph) or .dot/.gv"},

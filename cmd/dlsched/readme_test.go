@@ -69,10 +69,10 @@ func TestDocumentedExamples(t *testing.T) {
 			total++
 			// The examples run from the repository root; here they run in
 			// a temporary directory (they write charts), so the paths to
-			// ../shared (beside the root) are made absolute.
+			// the repository's testdata/ are made absolute.
 			args := strings.Fields(ex.cmd)
 			for i, a := range args {
-				if strings.HasPrefix(a, "../shared/") {
+				if strings.HasPrefix(a, "testdata/") {
 					args[i], _ = filepath.Abs(filepath.Join("../..", a))
 				}
 			}

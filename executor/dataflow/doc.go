@@ -1,6 +1,6 @@
 // Package dataflow models the dataflow multiprocessor of Narayan and
 // Rajaraman, "A Method to Evaluate the Performance of a Multiprocessor
-// Machine based on Data Flow Principles" (../shared/papers/004_*): a bank of
+// Machine based on Data Flow Principles" (Indian Institute of Science): a bank of
 // p processing elements, a scheduler with a constant delay, and three
 // FIFO single-server buses (result, acknowledgement/allocation,
 // I-structure) executing dataflow graphs (package graph).

@@ -250,9 +250,9 @@ func TestDynamicIsListScheduling(t *testing.T) {
 // work/p + critical path.
 func TestSTGBounds(t *testing.T) {
 	for _, name := range []string{"sample04.stg", "rand0000.stg", "proto151.stg", "proto000.stg"} {
-		f, err := os.Open("../../../shared/data/stg/" + name)
+		f, err := os.Open("../../testdata/stg/" + name)
 		if err != nil {
-			t.Skipf("shared data missing: %v", err)
+			t.Fatal(err)
 		}
 		g, err := graph.ReadSTG(f)
 		f.Close()

@@ -86,9 +86,9 @@ func TestRandomGrain(t *testing.T) {
 func TestReadSTGFiles(t *testing.T) {
 	want := map[string]int{"sample04.stg": 52, "rand0000.stg": 52, "proto151.stg": 81, "proto000.stg": 453}
 	for name, n := range want {
-		f, err := os.Open("../../../../shared/data/stg/" + name)
+		f, err := os.Open("../../../testdata/stg/" + name)
 		if err != nil {
-			t.Skipf("shared data missing: %v", err)
+			t.Fatal(err)
 		}
 		g, err := ReadSTG(f)
 		f.Close()

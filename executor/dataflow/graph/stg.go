@@ -10,7 +10,7 @@ import (
 )
 
 // ReadSTG reads a task graph in the Standard Task Graph Set's text format
-// (Kasahara and Narita, Waseda University; ../shared/data/README.md): a
+// (Kasahara and Narita, Waseda University; testdata/README.md): a
 // first line with the number of tasks N (and possibly a second number,
 // not part of the graph), then one record per task — id, processing time,
 // number of predecessors, the predecessors' ids — for tasks 0 (the dummy

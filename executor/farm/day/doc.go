@@ -1,5 +1,5 @@
 // Package day models the transputer processor farms of Day, "Farming Out:
-// A Study" (PhD thesis, 1996; ../shared/papers/002_*, chapter 4): a farmer
+// A Study" (PhD thesis, University of Kent, 1996, chapter 4): a farmer
 // hands jobs to a line or a full ternary tree of workers through a
 // harness, results return to a harvester (line) or to the farmer (tree),
 // and the supply/demand model says when the farm is compute bound:

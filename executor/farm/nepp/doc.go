@@ -1,5 +1,5 @@
 // Package nepp models the job allocation of Distributed NEPP (Cours, NASA
-// CR-194475, 1994; ../shared/papers/001_*, chapters 3 and 4): a host farms
+// CR-194475, 1994, chapters 3 and 4): a host farms
 // J jobs out to p workstations of different speeds with Simple
 // Distribution (one job per request), Multiple Distribution (a queue of q
 // jobs per node, refilled below q_min) or Fault-Tolerant Distribution

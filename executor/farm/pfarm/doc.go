@@ -1,6 +1,6 @@
 // Package pfarm models Pfarm, the demand-driven processor farm of Wagner,
 // Sreekantaswamy & Chanson, "Performance Models for the Processor Farm
-// Paradigm" (IEEE TPDS 8(5), 1997; ../shared/papers/000_*): tasks enter
+// Paradigm" (IEEE TPDS 8(5), 1997): tasks enter
 // the root of a tree of processors from a host, every processor keeps a
 // task for its own worker and forwards others on demand to its children,
 // and results travel back to the root.
