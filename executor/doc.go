@@ -33,6 +33,9 @@
 //     preempting a lower one (High and Low as in transputer farms), a
 //     speed that may change during a computation (SetSpeed re-times it),
 //     blocking (Compute) or asynchronous (Submit) computations;
+//   - events (Event: one-shot, SimPy's Event, also an Alt case) and
+//     conditions (Condition: wait until a predicate over the model's state
+//     holds, re-checked at each Notify);
 //   - a choice between several of the above (Proc.Alt, Proc.PriAlt: occam's
 //     ALT and PRI ALT over mailbox and channel receives, timeouts, SKIP and
 //     boolean guards; PRI order and the fair order are deterministic).
