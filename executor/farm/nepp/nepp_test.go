@@ -391,7 +391,9 @@ func TestMakespanLowerBound(t *testing.T) {
 // and slowdowns from 1, as the docs do; a queue gets its real limit and
 // the reason for it.
 func TestValidateMessages(t *testing.T) {
-	base := func() *Config { return &Config{Algorithm: Multiple, Speeds: []float64{1, 1, 1}, Queue: 2, Jobs: 10, Work: 1} }
+	base := func() *Config {
+		return &Config{Algorithm: Multiple, Speeds: []float64{1, 1, 1}, Queue: 2, Jobs: 10, Work: 1}
+	}
 	for _, c := range []struct {
 		edit func(*Config)
 		want string
