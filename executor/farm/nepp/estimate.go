@@ -69,7 +69,16 @@ func (c *Config) estimate(nodes int) Cost {
 // describe names the run in the library's words, for a LimitError.
 func (c *Config) describe() string {
 	q, _ := c.queue()
-	return fmt.Sprintf("%s on %d nodes ({%s}) with %d jobs ({%s}), q = %d", c.Algorithm, len(c.Speeds), FieldSpeeds, c.Jobs, FieldJobs, q)
+	return fmt.Sprintf("%s on %s ({%s}) with %s ({%s}), q = %d", c.Algorithm, count(len(c.Speeds), "node"), FieldSpeeds,
+		count(c.Jobs, "job"), FieldJobs, q)
+}
+
+// count writes n things: "1 node", "2 nodes".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // checkLimits refuses a run estimated beyond cfg.Limits.

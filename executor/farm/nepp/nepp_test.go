@@ -399,6 +399,7 @@ func TestValidateMessages(t *testing.T) {
 		want string
 	}{
 		{func(c *Config) { c.Speeds[1] = -1 }, "nepp: invalid Config.Speeds -1 (node 2): want finite speeds > 0"},
+		{func(c *Config) { c.Speeds = make([]float64, MaxNodes+1) }, "nepp: invalid Config.Speeds (100001 nodes): want 1 to 100000 nodes"},
 		{func(c *Config) { c.Shares = []float64{1, 1, 2} }, "nepp: invalid Config.Shares 2 (node 3): want CPU shares in (0, 1]"},
 		{func(c *Config) { c.Shares = []float64{1} }, "nepp: invalid Config.Shares (1 given): want one share per node of Config.Speeds (3)"},
 		{func(c *Config) { c.Queue = 1e9 }, "nepp: invalid Config.Queue 1000000000: want 1..10000000: a queue never holds more than every job, and Config.Jobs is at most 10000000"},

@@ -109,7 +109,7 @@ func Scan(ctx context.Context, base Config, sp ScanSpec) (*ScanReport, error) {
 	if err := sp.check(base); err != nil {
 		return nil, &InputError{err}
 	}
-	what := fmt.Sprintf("the scan over p = %d..%d ({%s}) with %d jobs ({%s})", sp.From, sp.To, FieldScanP, base.Jobs, FieldJobs)
+	what := fmt.Sprintf("the scan over p = %d..%d ({%s}) with %s ({%s})", sp.From, sp.To, FieldScanP, count(base.Jobs, "job"), FieldJobs)
 	if err := base.Limits.check(sp.Estimate(base), what, fmt.Sprintf("p in {%s} or {%s}", FieldScanP, FieldJobs)); err != nil {
 		return nil, &InputError{err}
 	}
