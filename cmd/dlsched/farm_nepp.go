@@ -24,7 +24,7 @@ func neppCommand() *cli.Command {
 		Usage: "NEPP job allocation (paper 001): Simple, Multiple and Fault-Tolerant Distribution with slow and crashing nodes",
 		Description: "A host farms J jobs to p nodes; times in seconds, work in units a node of speed 1 does in a second.\n" +
 			"Nodes, crashes and slowdowns are counted from 1. A run is refused before it starts when its estimated\n" +
-			"kernel events (an upper bound, about a million a second) or memory exceed --max-events or --max-memory.\n" +
+			"kernel events (an upper bound; this model runs 1.5 to 4 million a second) or memory exceed --max-events or --max-memory.\n" +
 			"Examples:\n" +
 			"  dlsched farm nepp --algorithm ft --speeds 1,1,1,0.2 --queue 6 --jobs 100 --work 1 --crash 2@10\n" +
 			"  dlsched farm nepp --scan-p 2..20 --slow-speed 0.2 --queue 6 --jobs 100 --work 1 --plot nepp.svg",

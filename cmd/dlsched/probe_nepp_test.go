@@ -16,39 +16,46 @@ func neppArgs(args ...string) []string {
 
 // Issue 27: `farm nepp --scan-p 1..100000 --jobs 100 --work 1` ran 12
 // minutes silently. The scan's events are bounded from the inputs (up to
-// 3.56e12, FT's replicas at their worst) and the scan is refused at once,
+// 4.1e12, FT's replicas at their worst) and the scan is refused at once,
 // naming the limit; so is a run beyond --max-memory, before it is built.
 func TestProbeNeppLimits(t *testing.T) {
-	refused(t, "the scan over p = 1..100000 (--scan-p) with 100 jobs (--jobs) may need up to 3.56e+12 simulation events, more than --max-events 50000000",
+	refused(t, "the scan over p = 1..100000 (--scan-p) with 100 jobs (--jobs) may need up to 4.1e+12 simulation events, more than --max-events 50000000",
 		"farm", "nepp", "--scan-p", "1..100000", "--jobs", "100", "--work", "1")
 	refused(t, "md on 1 node (--speeds) with 10000000 jobs (--jobs), q = 6 needs about 643 MB of memory, more than --max-memory 256",
 		"farm", "nepp", "--algorithm", "md", "--speeds", "1", "--jobs", "1e7", "--work", "1", "--max-events", "1e9", "--max-memory", "256")
-	refused(t, "may need up to 7.04e+06 simulation events, more than --max-events 1000000",
+	refused(t, "may need up to 7.4e+06 simulation events, more than --max-events 1000000",
 		"farm", "nepp", "--algorithm", "ft", "--speeds", strings.Repeat("1,", 9999)+"1", "--jobs", "100", "--work", "1", "--max-events", "1e6")
-	// The model alone is cheap at any p: the same scan with --no-sim runs
-	// (its 300,000 lines go to a file: a child's peak memory as measured
-	// starts from this process's).
-	path := filepath.Join(t.TempDir(), "scan.txt")
-	out, errOut, code, _ := probe(t, "farm", "nepp", "--scan-p", "1..100000", "--jobs", "100", "--work", "1", "--no-sim", "--out", path)
+	// The model alone is cheap at any p: the same scan with --no-sim runs,
+	// within its memory estimate (its JSON, 300,000 rows, written a row at
+	// a time, to a file: a child's peak memory as measured starts from this
+	// process's).
+	path := filepath.Join(t.TempDir(), "scan.json")
+	out, errOut, code, peak := probe(t, "farm", "nepp", "--scan-p", "1..100000", "--jobs", "100", "--work", "1", "--no-sim",
+		"--format", "json", "--out", path)
 	if code != 0 || errOut != "" || out != "" {
 		t.Fatalf("--no-sim scan: exit %d, stderr %q, stdout %q", code, errOut, out)
+	}
+	est := nepp.ScanSpec{From: 1, To: 100_000, Slow: 0.2, NoSim: true}.Estimate(nepp.Config{Queue: 6, Jobs: 100, Work: 1})
+	if peak > est.Bytes/(1<<20) {
+		t.Errorf("--no-sim scan: peak %.0f MB, estimated %.0f MB", peak, est.Bytes/(1<<20))
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	tail := make([]byte, 100)
-	if st, err := f.Stat(); err != nil || st.Size() < 100 {
+	tail := make([]byte, 2000)
+	if st, err := f.Stat(); err != nil || st.Size() < 2000 {
 		t.Fatalf("scan output: %v", err)
-	} else if _, err := f.ReadAt(tail, st.Size()-100); err != nil || !strings.Contains(string(tail), "100000 ft") {
+	} else if _, err := f.ReadAt(tail, st.Size()-2000); err != nil || !strings.Contains(string(tail), `"p": 100000,`) ||
+		!strings.HasSuffix(string(tail), "}\n  ]\n}\n") {
 		t.Errorf("scan output ends %q", tail)
 	}
 }
 
 // An accepted run stays within its memory estimate, and a long one shows
 // no progress bar when stderr is not a terminal: SD on 20,000 nodes with
-// 400,000 jobs, bounded by 2.88 million events (above the 2 million from
+// 400,000 jobs, estimated at 3.6 million events (above the 2 million from
 // which a terminal gets a progress bar).
 func TestProbeNeppAccepted(t *testing.T) {
 	speeds := strings.Repeat("1,", 19999) + "1"

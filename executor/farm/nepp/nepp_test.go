@@ -428,17 +428,18 @@ func TestValidateMessages(t *testing.T) {
 
 // The event estimate is exact arithmetic on the inputs: MD, q = 6, J =
 // 10^7 jobs on 10 nodes: 5 per computation, 2 per message (ceil(J/6) + 1),
-// 4 per node, 1: 53,333,377 (the run takes 53,333,320 events). FT adds
+// 40 per node (4 events and its coroutine), 1: 53,333,737 (the run takes
+// 53,333,320 events). FT adds
 // N·(p − 1) replicas, N = min(J, p·q), each a computation and a message:
-// 100 jobs on 10,000 nodes may take 5·100 + 7·100·9,999 + 4·10,000 +
+// 100 jobs on 10,000 nodes may take 5·100 + 7·100·9,999 + 40·10,000 +
 // 2·(ceil(100/6) + 1) + 1 events.
 func TestEstimate(t *testing.T) {
 	cfg := &Config{Algorithm: Multiple, Speeds: make([]float64, 10), Queue: 6, Jobs: 10_000_000, Work: 1}
-	if got, want := cfg.Estimate().Events, 5*1e7+2*(math.Ceil(1e7/6)+1)+4*10+1; got != want {
+	if got, want := cfg.Estimate().Events, 5*1e7+2*(math.Ceil(1e7/6)+1)+40*10+1; got != want {
 		t.Errorf("MD: %g events, want %g", got, want)
 	}
 	cfg = &Config{Algorithm: FaultTolerant, Speeds: make([]float64, 10_000), Queue: 6, Jobs: 100, Work: 1}
-	if got, want := cfg.Estimate().Events, 5*100+7*100*9999.0+4*10_000+2*(math.Ceil(100.0/6)+1)+1; got != want {
+	if got, want := cfg.Estimate().Events, 5*100+7*100*9999.0+40*10_000+2*(math.Ceil(100.0/6)+1)+1; got != want {
 		t.Errorf("FT: %g events, want %g", got, want)
 	}
 }
@@ -454,7 +455,7 @@ func TestLimits(t *testing.T) {
 	_, err := Simulate(context.Background(), cfg)
 	var le *LimitError
 	if !errors.As(err, &le) || err.Error() != "nepp: ft on 100000 nodes (Config.Speeds) with 100 jobs (Config.Jobs), q = 6 may need up to "+
-		"7.04e+07 simulation events, more than Limits.MaxEvents 50000000: raise it or use fewer Config.Jobs or nodes" {
+		"7.4e+07 simulation events, more than Limits.MaxEvents 50000000: raise it or use fewer Config.Jobs or nodes" {
 		t.Fatalf("got %v", err)
 	}
 	cfg = &Config{Algorithm: Multiple, Speeds: []float64{1}, Queue: 6, Jobs: MaxJobs, Work: 1, Limits: Limits{MaxBytes: 256 << 20}}
