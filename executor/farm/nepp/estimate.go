@@ -57,14 +57,14 @@ func (c *Config) replicas(nodes int) float64 {
 const eventsPerNode = 40
 
 // Estimate bounds the kernel events of the run and estimates its peak
-// memory. Events: per node eventsPerNode, of which 4 are kernel events (its
-// start, READY and DIE and the host's wake-up for the READY); per
-// computation (at most J + R, R the replicas)
-// its end, the node's wake-up, the DONE message, the host's wake-up and
-// its w_h (5); per assignment message the host's send and the node's
-// wake-up (2), a message carrying at least q − q_min + 1 new jobs but the
-// last, or at least one replica; 2 per crash or speed change; 1 for the
-// host. It allocates nothing in proportion to the run (c must be valid).
+// memory. Events: per node eventsPerNode, of which 4 are kernel events
+// (its start, READY and DIE and the host's wake-up for the READY); per
+// computation (at most J + R, R the replicas) its end, the node's
+// wake-up, the DONE message, the host's wake-up and its w_h (5); per
+// assignment message the host's send and the node's wake-up (2), a
+// message carrying at least q − q_min + 1 new jobs but the last, or at
+// least one replica; 2 per crash or speed change; 1 for the host. It
+// allocates nothing in proportion to the run (c must be valid).
 func (c *Config) Estimate() Cost { return c.estimate(len(c.Speeds)) }
 
 // estimate is Estimate for c on the given number of nodes.
