@@ -54,17 +54,17 @@ func TestProbeNeppLimits(t *testing.T) {
 }
 
 // An accepted run stays within its memory estimate, and a long one shows
-// no progress bar when stderr is not a terminal: SD on 20,000 nodes with
-// 400,000 jobs, estimated at 3.6 million events (above the 2 million from
+// no progress bar when stderr is not a terminal: SD on 5,000 nodes with
+// 300,000 jobs, estimated at 2.3 million events (above the 2 million from
 // which a terminal gets a progress bar).
 func TestProbeNeppAccepted(t *testing.T) {
-	speeds := strings.Repeat("1,", 19999) + "1"
-	cfg := nepp.Config{Algorithm: nepp.Simple, Speeds: make([]float64, 20000), Jobs: 400_000, Work: 1}
+	speeds := strings.Repeat("1,", 4999) + "1"
+	cfg := nepp.Config{Algorithm: nepp.Simple, Speeds: make([]float64, 5000), Jobs: 300_000, Work: 1}
 	est := cfg.Estimate()
 	if est.Events < neppLong {
 		t.Fatalf("estimate %g events: below the progress threshold, the run tests nothing", est.Events)
 	}
-	out, errOut, code, peak := probe(t, "farm", "nepp", "--algorithm", "sd", "--speeds", speeds, "--jobs", "4e5", "--work", "1", "--format", "json")
+	out, errOut, code, peak := probe(t, "farm", "nepp", "--algorithm", "sd", "--speeds", speeds, "--jobs", "3e5", "--work", "1", "--format", "json")
 	if code != 0 || errOut != "" || !strings.Contains(out, `"completed": true`) {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
