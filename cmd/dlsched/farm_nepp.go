@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-
 	"io"
 	"strconv"
 	"strings"
@@ -12,25 +11,32 @@ import (
 	"github.com/dlsched/dlsched/executor/farm/nepp"
 	"github.com/dlsched/dlsched/internal/atomicfile"
 	"github.com/dlsched/dlsched/plotting"
+	"github.com/dlsched/dlsched/problem"
 )
+
+// neppLong is the estimated number of kernel events from which a run or a
+// scan shows a progress bar (about two seconds).
+const neppLong = 2e6
 
 func neppCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "nepp",
 		Usage: "NEPP job allocation (paper 001): Simple, Multiple and Fault-Tolerant Distribution with slow and crashing nodes",
 		Description: "A host farms J jobs to p nodes; times in seconds, work in units a node of speed 1 does in a second.\n" +
+			"Nodes, crashes and slowdowns are counted from 1. A run is refused before it starts when its estimated\n" +
+			"kernel events (an upper bound; this model runs 1.5 to 4 million a second) or memory exceed --max-events or --max-memory.\n" +
 			"Examples:\n" +
 			"  dlsched farm nepp --algorithm ft --speeds 1,1,1,0.2 --queue 6 --jobs 100 --work 1 --crash 2@10\n" +
 			"  dlsched farm nepp --scan-p 2..20 --slow-speed 0.2 --queue 6 --jobs 100 --work 1 --plot nepp.svg",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "algorithm", Usage: "sd, md or ft"},
 			&cli.StringFlag{Name: "speeds", Usage: "hardware speeds c_i of nodes 1..p, comma separated"},
 			&cli.StringFlag{Name: "shares", Usage: "CPU shares alpha_i in (0,1] of nodes 1..p (default all 1)"},
-			&cli.StringFlag{Name: "queue", Value: "6", Usage: "queue size q (md, ft)"},
-			&cli.StringFlag{Name: "qmin", Value: "1", Usage: "refill a queue holding fewer than qmin jobs (md, ft)"},
+			&cli.StringFlag{Name: "queue", Value: "6", Usage: "queue size q (md, ft; sd is q = 1 and accepts only 1)"},
+			&cli.StringFlag{Name: "qmin", Value: "1", Usage: "refill a queue holding fewer than qmin jobs (md, ft; sd accepts only 1)"},
 			&cli.StringFlag{Name: "jobs", Usage: "number of jobs J"},
 			&cli.StringFlag{Name: "work", Usage: "mean total work w = f + a of a job"},
-			&cli.StringFlag{Name: "useful", Usage: "mean useful work f of a job (default: work)"},
+			&cli.StringFlag{Name: "useful", Usage: "mean useful work f of a job, 0 < f <= w (default: w)"},
 			&cli.StringFlag{Name: "host-overhead", Value: "0", Usage: "host work w_h per result received"},
 			&cli.StringFlag{Name: "setup", Value: "3.9e-3", Usage: "message setup time (seconds)"},
 			&cli.StringFlag{Name: "per-byte", Value: "0.5e-6", Usage: "message time per byte (seconds)"},
@@ -38,7 +44,8 @@ func neppCommand() *cli.Command {
 			&cli.StringFlag{Name: "result-bytes", Value: "48", Usage: "bytes of a result message"},
 			&cli.StringFlag{Name: "work-dist", Value: "const", Usage: "job work: const, exp (mean work) or uniform (0..2·work)"},
 			&cli.StringSliceFlag{Name: "crash", Usage: "NODE@TIME: node crashes at TIME (repeatable)"},
-			&cli.StringSliceFlag{Name: "slow", Usage: "NODE@TIME=FACTOR: node runs at FACTOR × its speed from TIME (repeatable)"},
+			&cli.StringSliceFlag{Name: "slow", Usage: "NODE@TIME=FACTOR: from TIME the node runs at FACTOR × its nominal speed alpha_i·c_i " +
+				"(not × its current speed: a later --slow of the node replaces an earlier, FACTOR 1 restores it; repeatable)"},
 			&cli.StringFlag{Name: "seed", Value: "1", Usage: "seed of random job work"},
 			&cli.BoolFlag{Name: "no-sim", Usage: "the report's model only"},
 			&cli.StringFlag{Name: "scan-p", Usage: "FROM..TO: the report's Figures 4.1-4.5 over p (node 1 slow)"},
@@ -46,9 +53,34 @@ func neppCommand() *cli.Command {
 			&cli.StringFlag{Name: "plot", Usage: "with --scan-p: draw makespan, speedup and corrected efficiency (.svg or .png)"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json"},
 			&cli.StringFlag{Name: "out", Usage: "write the report to this file instead of stdout"},
-		},
+		}, limitFlags()...),
 		Action: neppAction,
 	}
+}
+
+// neppFlags are the flags of the library's fields.
+var neppFlags = map[string]string{
+	nepp.FieldAlgorithm: "algorithm", nepp.FieldSpeeds: "speeds", nepp.FieldShares: "shares", nepp.FieldQueue: "queue",
+	nepp.FieldQMin: "qmin", nepp.FieldJobs: "jobs", nepp.FieldWork: "work", nepp.FieldUseful: "useful",
+	nepp.FieldHostOverhead: "host-overhead", nepp.FieldWorkDist: "work-dist", nepp.FieldSetup: "setup",
+	nepp.FieldPerByte: "per-byte", nepp.FieldJobBytes: "job-bytes", nepp.FieldResultBytes: "result-bytes",
+	nepp.FieldCrashes: "crash", nepp.FieldSlows: "slow", nepp.FieldScanP: "scan-p", nepp.FieldSlowSpeed: "slow-speed",
+	nepp.FieldMaxEvents: "max-events", nepp.FieldMaxBytes: "max-memory",
+}
+
+// neppErr turns the library's errors about its inputs (fields, limits)
+// into bad usage naming the flags; other errors pass unchanged.
+func neppErr(err error) error {
+	var n problem.Named
+	if errors.As(err, &n) {
+		return usage(errors.New(n.Format(func(f string) string {
+			if flag, ok := neppFlags[f]; ok {
+				return "--" + flag
+			}
+			return f
+		})))
+	}
+	return err
 }
 
 func neppAction(c *cli.Context) error {
@@ -62,23 +94,28 @@ func neppAction(c *cli.Context) error {
 	if err := checkOutPath("out", c.String("out")); err != nil {
 		return err
 	}
-	cfg, err := neppConfig(c, c.String("scan-p") != "")
+	scan := c.String("scan-p") != ""
+	cfg, err := neppConfig(c, scan)
 	if err != nil {
 		return err
 	}
-	if c.String("scan-p") != "" {
+	if scan {
 		return neppScan(c, cfg, format)
 	}
-	if c.IsSet("plot") {
-		return usagef("invalid --plot: it needs --scan-p")
+	for _, name := range []string{"plot", "slow-speed"} {
+		if c.IsSet(name) {
+			return usagef("invalid --%s: it needs --scan-p", name)
+		}
 	}
-	r, err := nepp.Run(c.Context, cfg, c.Bool("no-sim"))
-	var in *nepp.InputError
-	if errors.As(err, &in) {
-		return usage(err)
+	noSim := c.Bool("no-sim")
+	if !noSim && cfg.Estimate().Events >= neppLong {
+		if bar := progress(c, cfg.Jobs, 0, "simulating", "results"); bar != nil {
+			cfg.Progress = func(results, _ int) { bar(results) }
+		}
 	}
+	r, err := nepp.Run(c.Context, cfg, noSim)
 	if err != nil {
-		return err
+		return neppErr(err)
 	}
 	if err := writeReport(c.String("out"), format, r.WriteJSON, r.WriteTable); err != nil {
 		return err
@@ -90,13 +127,7 @@ func neppAction(c *cli.Context) error {
 }
 
 func neppScan(c *cli.Context, cfg *nepp.Config, format string) error {
-	from, to, ok := strings.Cut(c.String("scan-p"), "..")
-	a, err1 := strconv.Atoi(strings.TrimSpace(from))
-	b, err2 := strconv.Atoi(strings.TrimSpace(to))
-	if !ok || err1 != nil || err2 != nil {
-		return usagef("invalid --scan-p %s: want FROM..TO, e.g. 2..20", c.String("scan-p"))
-	}
-	slow, err := parseFloat(c, "slow-speed", false)
+	sp, err := neppScanSpec(c)
 	if err != nil {
 		return err
 	}
@@ -110,13 +141,14 @@ func neppScan(c *cli.Context, cfg *nepp.Config, format string) error {
 			return err
 		}
 	}
-	r, err := nepp.Scan(c.Context, *cfg, a, b, slow, c.Bool("no-sim"))
-	var in *nepp.InputError
-	if errors.As(err, &in) {
-		return usage(err)
+	if sp.From >= 1 && sp.From <= sp.To && sp.To <= nepp.MaxNodes && sp.Estimate(*cfg).Events >= neppLong {
+		if bar := progress(c, sp.To-sp.From+1, 0, "scanning", "p"); bar != nil {
+			sp.Progress = func(done, _ int) { bar(done) }
+		}
 	}
+	r, err := nepp.Scan(c.Context, *cfg, sp)
 	if err != nil {
-		return err
+		return neppErr(err)
 	}
 	if plotPath != "" {
 		if err := atomicfile.Write(plotPath, func(w io.Writer) error {
@@ -128,39 +160,93 @@ func neppScan(c *cli.Context, cfg *nepp.Config, format string) error {
 	return writeReport(c.String("out"), format, r.WriteJSON, r.WriteTable)
 }
 
+// neppScanSpec reads --scan-p FROM..TO, --slow-speed and --no-sim.
+func neppScanSpec(c *cli.Context) (nepp.ScanSpec, error) {
+	s := c.String("scan-p")
+	from, to, ok := strings.Cut(s, "..")
+	a, err1 := problem.ParseInt("scan-p", from)
+	b, err2 := problem.ParseInt("scan-p", to)
+	if !ok || err1 != nil || err2 != nil {
+		return nepp.ScanSpec{}, usagef("invalid --scan-p %s: want FROM..TO, e.g. 2..20", s)
+	}
+	slow, err := parseFloat(c, "slow-speed", false)
+	if err != nil {
+		return nepp.ScanSpec{}, err
+	}
+	return nepp.ScanSpec{From: a, To: b, Slow: slow, NoSim: c.Bool("no-sim")}, nil
+}
+
 // neppConfig reads the flags; with scan the speeds come from the scan.
 func neppConfig(c *cli.Context, scan bool) (*nepp.Config, error) {
 	cfg := &nepp.Config{WorkDist: c.String("work-dist")}
 	var err error
-	if !scan {
-		if cfg.Algorithm, err = nepp.ParseAlgorithm(c.String("algorithm")); err != nil {
-			return nil, usagef("invalid --algorithm %q: want sd, md or ft", c.String("algorithm"))
-		}
-		if cfg.Speeds, err = floatList(c, "speeds"); err != nil {
-			return nil, err
-		}
-		if c.IsSet("shares") {
-			if cfg.Shares, err = floatList(c, "shares"); err != nil {
-				return nil, err
-			}
-		}
-	} else {
+	if scan {
 		for _, name := range []string{"algorithm", "speeds", "shares", "crash", "slow"} {
 			if c.IsSet(name) {
 				return nil, usagef("invalid --%s: --scan-p sets the algorithms and speeds itself and has no faults", name)
 			}
 		}
+	} else if err = neppNodes(c, cfg); err != nil {
+		return nil, err
 	}
-	if cfg.Algorithm == nepp.Simple && !scan && (c.IsSet("queue") || c.IsSet("qmin")) {
-		return nil, usagef("invalid --queue/--qmin: Simple Distribution sends one job per request")
+	if err = neppNumbers(c, cfg); err != nil {
+		return nil, err
 	}
+	if cfg.Seed, err = strconv.ParseUint(strings.TrimSpace(c.String("seed")), 10, 64); err != nil {
+		return nil, usagef("invalid --seed %s: want an integer from 0 to %d", c.String("seed"), uint64(1<<64-1))
+	}
+	if err := neppFaults(c, cfg); err != nil {
+		return nil, err
+	}
+	if cfg.Limits.MaxBytes, cfg.Limits.MaxEvents, err = limits(c); err != nil {
+		return nil, err
+	}
+	if !scan {
+		if err := cfg.Validate(); err != nil {
+			return nil, neppErr(err)
+		}
+	}
+	return cfg, nil
+}
+
+// neppNodes reads --algorithm, --speeds and --shares.
+func neppNodes(c *cli.Context, cfg *nepp.Config) error {
+	var err error
+	if cfg.Algorithm, err = nepp.ParseAlgorithm(c.String("algorithm")); err != nil {
+		return neppErr(err)
+	}
+	if cfg.Speeds, err = floatList(c, "speeds"); err != nil {
+		return err
+	}
+	if c.IsSet("shares") {
+		cfg.Shares, err = floatList(c, "shares")
+	}
+	return err
+}
+
+// neppNumbers reads the queue, the jobs, their work and the message costs.
+// Simple Distribution is q = q_min = 1: --queue and --qmin accept 1 only.
+func neppNumbers(c *cli.Context, cfg *nepp.Config) error {
+	var err error
 	for _, f := range []struct {
 		name string
 		dst  *int
 	}{{"queue", &cfg.Queue}, {"qmin", &cfg.QMin}, {"jobs", &cfg.Jobs}} {
 		if *f.dst, err = parseInt(c, f.name); err != nil {
-			return nil, err
+			return err
 		}
+	}
+	if cfg.Algorithm == nepp.Simple && c.String("scan-p") == "" {
+		for _, f := range []struct {
+			name string
+			v    int
+		}{{"queue", cfg.Queue}, {"qmin", cfg.QMin}} {
+			if c.IsSet(f.name) && f.v != 1 {
+				return usagef("invalid --%s %s: Simple Distribution sends one job per request (q = q_min = 1); want 1, or --algorithm md or ft for a queue",
+					f.name, c.String(f.name))
+			}
+		}
+		cfg.Queue, cfg.QMin = 1, 1
 	}
 	for _, f := range []struct {
 		name string
@@ -168,34 +254,26 @@ func neppConfig(c *cli.Context, scan bool) (*nepp.Config, error) {
 	}{{"work", &cfg.Work}, {"host-overhead", &cfg.HostOverhead}, {"setup", &cfg.Setup},
 		{"per-byte", &cfg.PerByte}, {"job-bytes", &cfg.JobBytes}, {"result-bytes", &cfg.ResultBytes}} {
 		if *f.dst, err = parseFloat(c, f.name, false); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if c.IsSet("useful") {
 		if cfg.Useful, err = parseFloat(c, "useful", false); err != nil {
-			return nil, err
+			return err
+		}
+		if cfg.Useful == 0 {
+			return usagef("invalid --useful %s: want useful work f with 0 < f <= --work (leave --useful out for f = w)", c.String("useful"))
 		}
 	}
-	if cfg.Seed, err = strconv.ParseUint(strings.TrimSpace(c.String("seed")), 10, 64); err != nil {
-		return nil, usagef("invalid --seed %s: want a non-negative integer", c.String("seed"))
-	}
-	if err := neppFaults(c, cfg); err != nil {
-		return nil, err
-	}
-	if !scan {
-		if err := cfg.Validate(); err != nil {
-			return nil, usage(err)
-		}
-	}
-	return cfg, nil
+	return nil
 }
 
 // neppFaults reads --crash NODE@TIME and --slow NODE@TIME=FACTOR.
 func neppFaults(c *cli.Context, cfg *nepp.Config) error {
 	for _, s := range c.StringSlice("crash") {
 		node, at, ok := strings.Cut(s, "@")
-		n, err1 := strconv.Atoi(node)
-		t, err2 := strconv.ParseFloat(at, 64)
+		n, err1 := strconv.Atoi(strings.TrimSpace(node))
+		t, err2 := strconv.ParseFloat(strings.TrimSpace(at), 64)
 		if !ok || err1 != nil || err2 != nil {
 			return usagef("invalid --crash %s: want NODE@TIME, e.g. 2@10.5", s)
 		}
@@ -204,9 +282,9 @@ func neppFaults(c *cli.Context, cfg *nepp.Config) error {
 	for _, s := range c.StringSlice("slow") {
 		node, rest, ok1 := strings.Cut(s, "@")
 		at, factor, ok2 := strings.Cut(rest, "=")
-		n, err1 := strconv.Atoi(node)
-		t, err2 := strconv.ParseFloat(at, 64)
-		f, err3 := strconv.ParseFloat(factor, 64)
+		n, err1 := strconv.Atoi(strings.TrimSpace(node))
+		t, err2 := strconv.ParseFloat(strings.TrimSpace(at), 64)
+		f, err3 := strconv.ParseFloat(strings.TrimSpace(factor), 64)
 		if !ok1 || !ok2 || err1 != nil || err2 != nil || err3 != nil {
 			return usagef("invalid --slow %s: want NODE@TIME=FACTOR, e.g. 3@0=0.2", s)
 		}
@@ -225,7 +303,7 @@ func floatList(c *cli.Context, name string) ([]float64, error) {
 	for i, f := range strings.Split(s, ",") {
 		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
 		if err != nil {
-			return nil, usagef("invalid --%s %s: entry %d %q is not a number", name, s, i+1, f)
+			return nil, usagef("invalid --%s: entry %d %q is not a number", name, i+1, oneLine(f))
 		}
 		out = append(out, v)
 	}

@@ -3,6 +3,7 @@ package nepp
 import (
 	"fmt"
 	"math"
+	"strconv"
 )
 
 // Algorithm is one of the report's three job allocation algorithms.
@@ -42,7 +43,7 @@ func ParseAlgorithm(s string) (Algorithm, error) {
 	case "ft":
 		return FaultTolerant, nil
 	}
-	return 0, fmt.Errorf("nepp: algorithm %q, want sd, md or ft", s)
+	return 0, &FieldError{Field: FieldAlgorithm, Value: strconv.Quote(s), Want: "sd, md or ft"}
 }
 
 // Prediction is the report's model (Chapter 4) for one algorithm.
@@ -68,28 +69,49 @@ type Prediction struct {
 
 // Model evaluates the Chapter 4 model: speeds s_i (4.1), p = len(speeds),
 // queue size q, J jobs of mean total work wMu = f + a (4.4, 4.5), mean
-// useful work f, and host work per result wH.
+// useful work f, and host work per result wH. Errors name the report's
+// symbols and count nodes from 1.
 func Model(alg Algorithm, speeds []float64, q, jobs int, wMu, f, wH float64) (*Prediction, error) {
-	p := len(speeds)
-	if p < 1 {
-		return nil, fmt.Errorf("nepp: speeds: no nodes")
+	if len(speeds) < 1 {
+		return nil, &FieldError{Field: "speeds", Value: "(no nodes)", Want: "at least one node"}
 	}
 	sum, smin := 0.0, math.Inf(1)
 	for i, s := range speeds {
 		if !(s > 0) || math.IsInf(s, 0) {
-			return nil, fmt.Errorf("nepp: speeds[%d] = %g, want > 0", i, s)
+			return nil, &FieldError{Field: "speeds", Value: fmt.Sprintf("%s (node %d)", g(s), i+1), Want: "finite speeds > 0"}
 		}
 		sum += s
 		smin = math.Min(smin, s)
 	}
+	return model(alg, len(speeds), sum, smin, q, jobs, wMu, f, wH)
+}
+
+// model is Model for p nodes of total speed sum and slowest speed smin,
+// which is all of the speeds it needs.
+func model(alg Algorithm, p int, sum, smin float64, q, jobs int, wMu, f, wH float64) (*Prediction, error) {
 	if jobs < 1 || q < 1 || !(wMu > 0) || !(f >= 0) || f > wMu || !(wH >= 0) {
-		return nil, fmt.Errorf("nepp: model: J = %d, q = %d, w = %g, f = %g, w_h = %g: want J, q >= 1, w > 0, 0 <= f <= w, w_h >= 0", jobs, q, wMu, f, wH)
+		return nil, &FieldError{Field: "model", Value: fmt.Sprintf("J = %d, q = %d, w = %g, f = %g, w_h = %g", jobs, q, wMu, f, wH),
+			Want: "J, q >= 1, w > 0, 0 <= f <= w, w_h >= 0"}
 	}
 	pf, J := float64(p), float64(jobs)
 	sMu := sum / pf             // (4.2)
 	ave := J * wMu / (pf * sMu) // (4.8)
 	pr := &Prediction{Warnings: []string{}}
-	pq := p * q
+	if err := pr.makespan(alg, p, sMu, smin, ave, q, jobs, wMu, wH); err != nil {
+		return nil, err
+	}
+	req := J * f // W_req (4.29)
+	pr.Speedup = req / pr.Makespan
+	pr.Efficiency = pr.Speedup / pf
+	pr.CorrectedEfficiency = req / pr.Work // (4.31), (4.40)
+	pr.Overhead = pr.Work - req            // A(J), (4.42)
+	return pr, nil
+}
+
+// makespan sets T and W of the algorithm, with the warnings of the
+// assumptions that fail.
+func (pr *Prediction) makespan(alg Algorithm, p int, sMu, smin, ave float64, q, jobs int, wMu, wH float64) error {
+	pf, J, pq := float64(p), float64(jobs), p*q
 	switch alg {
 	case Simple:
 		pr.Makespan = math.Max(ave, wMu/smin) // (4.11)
@@ -114,12 +136,7 @@ func Model(alg Algorithm, speeds []float64, q, jobs int, wMu, f, wH float64) (*P
 			pr.Warnings = append(pr.Warnings, fmt.Sprintf("J = %d < p·q = %d: the Multiple Distribution phase (4.12) is negative; T_fault is a literal evaluation of 4.22, not a prediction", jobs, pq))
 		}
 	default:
-		return nil, fmt.Errorf("nepp: unknown algorithm %d", int(alg))
+		return &FieldError{Field: "algorithm", Value: alg.String(), Want: "sd, md or ft"}
 	}
-	req := J * f // W_req (4.29)
-	pr.Speedup = req / pr.Makespan
-	pr.Efficiency = pr.Speedup / pf
-	pr.CorrectedEfficiency = req / pr.Work // (4.31), (4.40)
-	pr.Overhead = pr.Work - req            // A(J), (4.42)
-	return pr, nil
+	return nil
 }

@@ -2,12 +2,15 @@ package nepp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
+	"sort"
 	"testing"
 
 	"pgregory.net/rapid"
 
+	"github.com/dlsched/dlsched/executor"
 	"github.com/dlsched/dlsched/internal/leakcheck"
 )
 
@@ -238,5 +241,231 @@ func TestValidate(t *testing.T) {
 		if _, err := Simulate(context.Background(), bad); err == nil {
 			t.Errorf("%+v accepted", bad)
 		}
+	}
+}
+
+// A --slow factor is relative to the nominal speed, not to the current
+// one (Slow's doc comment, docs/nepp.md): one node of speed 1, one job of
+// work 4, free messages. Slowed to 0.5 at t = 1 and to 0.25 at t = 2: one
+// unit done by 1, half a unit by 2, the remaining 2.5 at 0.25 take 10 s:
+// the job ends at 12 (compounded, 0.125, it would end at 22). A factor of
+// 1 at t = 2 restores the nominal speed: 2.5 more seconds, 4.5. Two
+// changes at the same time: the one listed last wins (0.25 from t = 1:
+// 1 + 3/0.25 = 13).
+func TestSlowFactorNominal(t *testing.T) {
+	for _, c := range []struct {
+		slows []Slow
+		want  float64
+	}{
+		{[]Slow{{1, 1, 0.5}, {1, 2, 0.25}}, 12},
+		{[]Slow{{1, 1, 0.5}, {1, 2, 1}}, 4.5},
+		{[]Slow{{1, 2, 0.25}, {1, 1, 0.5}}, 12}, // listed out of order: time decides
+		{[]Slow{{1, 1, 0.5}, {1, 1, 0.25}}, 13},
+	} {
+		cfg := zeroCost(Simple, []float64{1}, 1, 1)
+		cfg.Work, cfg.Slows = 4, c.slows
+		if r := run(t, cfg); math.Abs(r.Makespan-c.want) > 1e-12 {
+			t.Errorf("slows %v: makespan %g, want %g", c.slows, r.Makespan, c.want)
+		}
+	}
+}
+
+// randomConfig draws a run with every feature: heterogeneous speeds and
+// shares, job work constant, exponential or uniform, host overhead,
+// message costs, crashes and speed changes (slowdowns and speed-ups).
+func randomConfig(rt *rapid.T) *Config {
+	p := rapid.IntRange(1, 4).Draw(rt, "p")
+	cfg := &Config{
+		Algorithm:    Algorithm(rapid.IntRange(0, 2).Draw(rt, "alg")),
+		Queue:        rapid.IntRange(1, 4).Draw(rt, "q"),
+		Jobs:         rapid.IntRange(1, 25).Draw(rt, "J"),
+		Work:         rapid.Float64Range(0.1, 3).Draw(rt, "w"),
+		WorkDist:     rapid.SampledFrom([]string{"const", "exp", "uniform"}).Draw(rt, "dist"),
+		HostOverhead: rapid.SampledFrom([]float64{0, 0.01, 0.3}).Draw(rt, "wh"),
+		Setup:        rapid.SampledFrom([]float64{0, 0.002, 0.2}).Draw(rt, "setup"),
+		PerByte:      rapid.SampledFrom([]float64{0, 1e-4}).Draw(rt, "perbyte"),
+		JobBytes:     rapid.Float64Range(0, 100).Draw(rt, "jobbytes"),
+		ResultBytes:  rapid.Float64Range(0, 100).Draw(rt, "resultbytes"),
+		Seed:         rapid.Uint64().Draw(rt, "seed"),
+	}
+	cfg.QMin = rapid.IntRange(0, cfg.Queue).Draw(rt, "qmin")
+	for range p {
+		cfg.Speeds = append(cfg.Speeds, rapid.Float64Range(0.05, 3).Draw(rt, "s"))
+	}
+	if rapid.Bool().Draw(rt, "shares") {
+		for range p {
+			cfg.Shares = append(cfg.Shares, rapid.Float64Range(0.1, 1).Draw(rt, "alpha"))
+		}
+	}
+	for range rapid.IntRange(0, 2).Draw(rt, "crashes") {
+		cfg.Crashes = append(cfg.Crashes, Crash{rapid.IntRange(1, p).Draw(rt, "node"), rapid.Float64Range(0, 20).Draw(rt, "at")})
+	}
+	for range rapid.IntRange(0, 3).Draw(rt, "slows") {
+		cfg.Slows = append(cfg.Slows, Slow{rapid.IntRange(1, p).Draw(rt, "node"), rapid.Float64Range(0, 20).Draw(rt, "at"),
+			rapid.Float64Range(0.1, 3).Draw(rt, "factor")})
+	}
+	return cfg
+}
+
+// capacity is the work the nodes can do in [from, to]: ∫ s_i(t) dt with
+// s_i the nominal speed times the factor of the latest speed change (the
+// last listed of those at the same time), 0 from the node's first crash.
+func capacity(cfg *Config, from, to float64) float64 {
+	total := 0.0
+	for i, s := range cfg.speeds() {
+		end := to
+		for _, x := range cfg.Crashes {
+			if x.Node == i+1 {
+				end = math.Min(end, x.At)
+			}
+		}
+		var slows []Slow
+		for _, x := range cfg.Slows {
+			if x.Node == i+1 {
+				slows = append(slows, x)
+			}
+		}
+		sort.SliceStable(slows, func(a, b int) bool { return slows[a].At < slows[b].At })
+		t, factor := from, 1.0
+		for _, x := range slows {
+			if x.At > t && t < end {
+				total += s * factor * (math.Min(x.At, end) - t)
+				t = math.Min(x.At, end)
+			}
+			factor = x.Factor
+		}
+		if t < end {
+			total += s * factor * (end - t)
+		}
+	}
+	return total
+}
+
+// The makespan bound that holds for every run that completes. Each job's
+// first delivered result was computed by one node, one job at a time, no
+// earlier than the node's READY and its first assignment (a = 2·setup +
+// per-byte·job-bytes) and no later than T − b, b = setup + per-byte ×
+// result-bytes + w_h (the result's message and the host's work on it):
+// Σ_j w_j <= Σ_i ∫_a^{T−b} s_i(t) dt. With constant work, free messages and
+// no faults this is the question's T >= J·w/Σs; J·w/Σs itself fails with
+// random work (Σ w_j is not J·w) and with speed-ups. The host, one process,
+// also sends every job (at least ceil(J/q) messages) and spends w_h on each
+// first result after the first READY: T >= setup·(1 + ceil(J/q)) +
+// per-byte·job-bytes·J + J·w_h. Every run, complete or not, also accounts
+// for every job and every result message, and stays within its event
+// bound (Estimate).
+func TestMakespanLowerBound(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		cfg := randomConfig(rt)
+		r := run(rt, cfg)
+		if r.Results+len(r.MissingJobs) != cfg.Jobs || r.ResultMessages != r.Results+r.RedundantDiscarded {
+			rt.Fatalf("%d results + %d missing of %d; %d messages = %d + %d discarded?", r.Results, len(r.MissingJobs), cfg.Jobs,
+				r.ResultMessages, r.Results, r.RedundantDiscarded)
+		}
+		// The kernel events alone: a node's 4, not its eventsPerNode.
+		if bound := cfg.Estimate().Events - (eventsPerNode-4)*float64(len(cfg.Speeds)); float64(r.Events) > bound {
+			rt.Fatalf("%d events, more than the bound %g", r.Events, bound)
+		}
+		if !r.Completed {
+			return
+		}
+		work, _ := drawWork(executor.NewSim(executor.SimConfig{Seed: cfg.Seed}), cfg)
+		sum := 0.0
+		for _, w := range work {
+			sum += w
+		}
+		a := 2*cfg.Setup + cfg.PerByte*cfg.JobBytes
+		b := cfg.Setup + cfg.PerByte*cfg.ResultBytes + cfg.HostOverhead
+		if c := capacity(cfg, a, r.Makespan-b); sum > c*(1+1e-9)+1e-9 {
+			rt.Fatalf("makespan %g: the nodes can do %g in [%g, %g], the jobs need %g", r.Makespan, c, a, r.Makespan-b, sum)
+		}
+		q, _ := cfg.queue()
+		J := float64(cfg.Jobs)
+		host := cfg.Setup*(1+math.Ceil(J/float64(q))) + cfg.PerByte*cfg.JobBytes*J + J*cfg.HostOverhead
+		if r.Makespan < host*(1-1e-9) {
+			rt.Fatalf("makespan %g below the host's busy time %g", r.Makespan, host)
+		}
+	})
+}
+
+// Errors name the field in the library's words and count nodes, crashes
+// and slowdowns from 1, as the docs do; a queue gets its real limit and
+// the reason for it.
+func TestValidateMessages(t *testing.T) {
+	base := func() *Config {
+		return &Config{Algorithm: Multiple, Speeds: []float64{1, 1, 1}, Queue: 2, Jobs: 10, Work: 1}
+	}
+	for _, c := range []struct {
+		edit func(*Config)
+		want string
+	}{
+		{func(c *Config) { c.Speeds[1] = -1 }, "nepp: invalid Config.Speeds -1 (node 2): want finite speeds > 0"},
+		{func(c *Config) { c.Speeds = make([]float64, MaxNodes+1) }, "nepp: invalid Config.Speeds (100001 nodes): want 1 to 100000 nodes"},
+		{func(c *Config) { c.Shares = []float64{1, 1, 2} }, "nepp: invalid Config.Shares 2 (node 3): want CPU shares in (0, 1]"},
+		{func(c *Config) { c.Shares = []float64{1} }, "nepp: invalid Config.Shares (1 given): want one share per node of Config.Speeds (3)"},
+		{func(c *Config) { c.Queue = 1e9 }, "nepp: invalid Config.Queue 1000000000: want 1..10000000: a queue never holds more than every job, and Config.Jobs is at most 10000000"},
+		{func(c *Config) { c.QMin = 3 }, "nepp: invalid Config.QMin 3: want 1..2 (Config.Queue)"},
+		{func(c *Config) { c.Jobs = 0 }, "nepp: invalid Config.Jobs 0: want 1..10000000"},
+		{func(c *Config) { c.Useful = 2 }, "nepp: invalid Config.Useful 2: want 0 < f <= 1 (Config.Work)"},
+		{func(c *Config) { c.Crashes = []Crash{{1, 1}, {4, 2}} }, "nepp: invalid Config.Crashes node 4 at 2 (crash 2): want a node 1..3 and a finite time >= 0"},
+		{func(c *Config) { c.Slows = []Slow{{2, 1, 0}} }, "nepp: invalid Config.Slows node 2 at 1 factor 0 (slowdown 1): want a node 1..3, a finite time >= 0 and a finite factor > 0"},
+		{func(c *Config) { c.WorkDist = "normal" }, `nepp: invalid Config.WorkDist "normal": want const, exp or uniform`},
+		{func(c *Config) { c.Setup = math.Inf(1) }, "nepp: invalid Config.Setup +Inf: want a finite number >= 0 of seconds"},
+	} {
+		cfg := base()
+		c.edit(cfg)
+		_, err := Simulate(context.Background(), cfg)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("got %v\nwant %s", err, c.want)
+		}
+	}
+	// Simple Distribution is q = q_min = 1 whatever Queue and QMin say.
+	cfg := base()
+	cfg.Algorithm, cfg.Queue, cfg.QMin = Simple, 0, 7
+	if err := cfg.Validate(); err != nil {
+		t.Errorf("SD with Queue 0, QMin 7: %v", err)
+	}
+}
+
+// The event estimate is exact arithmetic on the inputs: MD, q = 6, J =
+// 10^7 jobs on 10 nodes: 5 per computation, 2 per message (ceil(J/6) + 1),
+// 40 per node (4 events and its coroutine), 1: 53,333,737 (the run takes
+// 53,333,320 events). FT adds
+// N·(p − 1) replicas, N = min(J, p·q), each a computation and a message:
+// 100 jobs on 10,000 nodes may take 5·100 + 7·100·9,999 + 40·10,000 +
+// 2·(ceil(100/6) + 1) + 1 events.
+func TestEstimate(t *testing.T) {
+	cfg := &Config{Algorithm: Multiple, Speeds: make([]float64, 10), Queue: 6, Jobs: 10_000_000, Work: 1}
+	if got, want := cfg.Estimate().Events, 5*1e7+2*(math.Ceil(1e7/6)+1)+40*10+1; got != want {
+		t.Errorf("MD: %g events, want %g", got, want)
+	}
+	cfg = &Config{Algorithm: FaultTolerant, Speeds: make([]float64, 10_000), Queue: 6, Jobs: 100, Work: 1}
+	if got, want := cfg.Estimate().Events, 5*100+7*100*9999.0+40*10_000+2*(math.Ceil(100.0/6)+1)+1; got != want {
+		t.Errorf("FT: %g events, want %g", got, want)
+	}
+}
+
+// Beyond its limits a run is refused before anything is built, with a
+// *LimitError naming the limit and what to reduce.
+func TestLimits(t *testing.T) {
+	speeds := make([]float64, MaxNodes)
+	for i := range speeds {
+		speeds[i] = 1
+	}
+	cfg := &Config{Algorithm: FaultTolerant, Speeds: speeds, Queue: 6, Jobs: 100, Work: 1, Limits: Limits{MaxEvents: 5e7}}
+	_, err := Simulate(context.Background(), cfg)
+	var le *LimitError
+	if !errors.As(err, &le) || err.Error() != "nepp: ft on 100000 nodes (Config.Speeds) with 100 jobs (Config.Jobs), q = 6 may need up to "+
+		"7.4e+07 simulation events, more than Limits.MaxEvents 50000000: raise it or use fewer Config.Jobs or nodes" {
+		t.Fatalf("got %v", err)
+	}
+	cfg = &Config{Algorithm: Multiple, Speeds: []float64{1}, Queue: 6, Jobs: MaxJobs, Work: 1, Limits: Limits{MaxBytes: 256 << 20}}
+	if _, err = Simulate(context.Background(), cfg); !errors.As(err, &le) || le.Field != FieldMaxBytes || le.Need != 643 {
+		t.Fatalf("got %v", err)
+	}
+	sp := ScanSpec{From: 1, To: 100_000, Slow: 0.2}
+	base := Config{Queue: 6, Jobs: 100, Work: 1, Limits: Limits{MaxEvents: 5e7, MaxBytes: 1 << 30}}
+	if _, err = Scan(context.Background(), base, sp); !errors.As(err, &le) || le.Field != FieldMaxEvents || le.Need < 3e12 {
+		t.Fatalf("scan: got %v", err)
 	}
 }

@@ -9,8 +9,8 @@ import (
 	"strings"
 )
 
-// InputError reports bad input to Run or Scan, as opposed to a failed or
-// cancelled simulation.
+// InputError reports bad input to Run or Scan (a *FieldError or a
+// *LimitError), as opposed to a failed or cancelled simulation.
 type InputError struct{ Err error }
 
 // Error returns the underlying message.
@@ -59,11 +59,17 @@ func Predict(cfg *Config) (*Prediction, error) {
 	return Model(cfg.Algorithm, cfg.speeds(), q, cfg.Jobs, cfg.Work, cfg.useful(), cfg.HostOverhead)
 }
 
-// Run evaluates the model and, unless noSim, simulates.
+// Run evaluates the model and, unless noSim, simulates; bad input and a
+// simulation estimated beyond cfg.Limits are an *InputError.
 func Run(ctx context.Context, cfg *Config, noSim bool) (*Report, error) {
 	pr, err := Predict(cfg)
 	if err != nil {
 		return nil, &InputError{err}
+	}
+	if !noSim {
+		if err := cfg.checkLimits(); err != nil {
+			return nil, &InputError{err}
+		}
 	}
 	q, qmin := cfg.queue()
 	dist := cfg.WorkDist
@@ -102,7 +108,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 		fmt.Fprintf(w, "fault: node %d crashes at %s\n", x.Node, g(x.At))
 	}
 	for _, x := range p.Slows {
-		fmt.Fprintf(w, "fault: node %d runs at %s× its speed from %s\n", x.Node, g(x.Factor), g(x.At))
+		fmt.Fprintf(w, "fault: node %d runs at %s× its nominal speed from %s\n", x.Node, g(x.Factor), g(x.At))
 	}
 	pr, s := r.Predicted, r.Simulated
 	row := func(label, a, b string) {

@@ -1,10 +1,12 @@
 package nepp
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/dlsched/dlsched/plotting"
@@ -30,49 +32,156 @@ type ScanReport struct {
 	Rows     []ScanRow `json:"rows"`
 }
 
-// Scan evaluates the three algorithms for p = from..to on the report's
-// cluster: node 1 runs at speed slow, the others at 1 (Section 4.3: "the
-// slow processor is always one of the nodes"). base gives the queue, the
-// jobs, the work and the message costs; its speeds and faults are ignored.
-func Scan(ctx context.Context, base Config, from, to int, slow float64, noSim bool) (*ScanReport, error) {
-	if from < 1 || to < from || to > MaxNodes {
-		return nil, &InputError{fmt.Errorf("nepp: scan p %d..%d, want 1 <= from <= to <= %d", from, to, MaxNodes)}
+// ScanSpec is the range of a scan: p = From..To, node 1 at speed Slow and
+// the others at 1; NoSim evaluates the model only; Progress, if set, is
+// called after each p with the number of p done and the total.
+type ScanSpec struct {
+	From, To int
+	Slow     float64
+	NoSim    bool
+	Progress func(done, total int)
+}
+
+// bytesPerRow is the memory a scan keeps per row (the prediction, its
+// warnings and the simulation's summary: 600 bytes measured over 300,000
+// rows) and bytesPerRowNode per row and node (the simulation's results and
+// busy time per node).
+const (
+	bytesPerRow     = 1 << 10
+	bytesPerRowNode = 64
+)
+
+// check validates the spec and base (with the scan's speeds).
+func (sp ScanSpec) check(base Config) error {
+	if sp.From < 1 || sp.To < sp.From || sp.To > MaxNodes {
+		return &FieldError{Field: FieldScanP, Value: fmt.Sprintf("%d..%d", sp.From, sp.To), Want: fmt.Sprintf("FROM..TO with 1 <= FROM <= TO <= %d", MaxNodes)}
 	}
-	if !(slow > 0) {
-		return nil, &InputError{fmt.Errorf("nepp: slow speed %g, want > 0", slow)}
+	if !(sp.Slow > 0) || !finite(sp.Slow) {
+		return &FieldError{Field: FieldSlowSpeed, Value: g(sp.Slow), Want: "a finite speed > 0"}
 	}
-	r := &ScanReport{Model: "nepp", SlowNode: slow, From: from, To: to, Base: base}
-	for p := from; p <= to; p++ {
+	for _, alg := range []Algorithm{Simple, Multiple, FaultTolerant} {
+		cfg := sp.config(base, alg)
+		if err := cfg.Validate(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// config is base with algorithm alg on node 1 alone, at the slow speed,
+// without faults; row adds the other nodes.
+func (sp ScanSpec) config(base Config, alg Algorithm) Config {
+	cfg := base
+	cfg.Algorithm = alg
+	cfg.Speeds = []float64{sp.Slow}
+	cfg.Shares, cfg.Crashes, cfg.Slows, cfg.Progress = nil, nil, nil, nil
+	return cfg
+}
+
+// Estimate is the cost of the scan: the events of every run (none with
+// NoSim) and the memory of the largest run plus the rows kept.
+func (sp ScanSpec) Estimate(base Config) Cost {
+	var total Cost
+	for p := sp.From; p <= sp.To; p++ {
 		for _, alg := range []Algorithm{Simple, Multiple, FaultTolerant} {
-			cfg := base
-			cfg.Algorithm = alg
-			cfg.Speeds = make([]float64, p)
-			cfg.Speeds[0] = slow
-			for i := 1; i < p; i++ {
-				cfg.Speeds[i] = 1
+			cfg := sp.config(base, alg)
+			c := cfg.estimate(p)
+			row := float64(bytesPerRow)
+			if !sp.NoSim {
+				total.Events += c.Events
+				total.Bytes = math.Max(total.Bytes, c.Bytes)
+				row += bytesPerRowNode * float64(p)
 			}
-			cfg.Shares, cfg.Crashes, cfg.Slows = nil, nil, nil
-			pr, err := Predict(&cfg)
+			total.Bytes += row
+		}
+	}
+	if sp.NoSim {
+		total.Bytes += bytesBase
+	}
+	return total
+}
+
+// Scan evaluates the three algorithms for p = From..To on the report's
+// cluster: node 1 runs at speed Slow, the others at 1 (Section 4.3: "the
+// slow processor is always one of the nodes"). base gives the queue, the
+// jobs, the work, the message costs and the limits; its speeds and faults
+// are ignored. It refuses a scan estimated beyond base.Limits
+// (*LimitError) before running any of it.
+func Scan(ctx context.Context, base Config, sp ScanSpec) (*ScanReport, error) {
+	if err := sp.check(base); err != nil {
+		return nil, &InputError{err}
+	}
+	what := fmt.Sprintf("the scan over p = %d..%d ({%s}) with %s ({%s})", sp.From, sp.To, FieldScanP, count(base.Jobs, "job"), FieldJobs)
+	if err := base.Limits.check(sp.Estimate(base), what, fmt.Sprintf("p in {%s} or {%s}", FieldScanP, FieldJobs)); err != nil {
+		return nil, &InputError{err}
+	}
+	r := &ScanReport{Model: "nepp", SlowNode: sp.Slow, From: sp.From, To: sp.To, Base: base}
+	for p := sp.From; p <= sp.To; p++ {
+		for _, alg := range []Algorithm{Simple, Multiple, FaultTolerant} {
+			row, err := sp.row(ctx, base, alg, p)
 			if err != nil {
-				return nil, &InputError{err}
-			}
-			row := ScanRow{P: p, Algorithm: alg.String(), Predicted: pr}
-			if !noSim {
-				if row.Simulated, err = Simulate(ctx, &cfg); err != nil {
-					return nil, err
-				}
+				return nil, err
 			}
 			r.Rows = append(r.Rows, row)
+		}
+		if sp.Progress != nil {
+			sp.Progress(p-sp.From+1, sp.To-sp.From+1)
 		}
 	}
 	return r, nil
 }
 
-// WriteJSON writes the scan as indented JSON.
+// row is one algorithm at one p: the model from the total and the
+// slowest speed, and unless NoSim the simulation.
+func (sp ScanSpec) row(ctx context.Context, base Config, alg Algorithm, p int) (ScanRow, error) {
+	cfg := sp.config(base, alg)
+	q, _ := cfg.queue()
+	pr, err := model(alg, p, sp.Slow+float64(p-1), math.Min(sp.Slow, 1), q, cfg.Jobs, cfg.Work, cfg.useful(), cfg.HostOverhead)
+	if err != nil {
+		return ScanRow{}, &InputError{err}
+	}
+	row := ScanRow{P: p, Algorithm: alg.String(), Predicted: pr}
+	if sp.NoSim {
+		return row, nil
+	}
+	cfg.Speeds = make([]float64, p)
+	cfg.Speeds[0] = sp.Slow
+	for i := 1; i < p; i++ {
+		cfg.Speeds[i] = 1
+	}
+	row.Simulated, err = Simulate(ctx, &cfg)
+	return row, err
+}
+
+// WriteJSON writes the scan as indented JSON, a row at a time (the text of
+// a large scan is never held in memory whole).
 func (r *ScanReport) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	bw := bufio.NewWriter(w)
+	head, err := json.MarshalIndent(struct {
+		Model    string  `json:"model"`
+		SlowNode float64 `json:"slow_speed"`
+		From     int     `json:"from"`
+		To       int     `json:"to"`
+	}{r.Model, r.SlowNode, r.From, r.To}, "", "  ")
+	if err != nil {
+		return err
+	}
+	bw.Write(head[:len(head)-2]) // without "\n}"
+	bw.WriteString(",\n  \"rows\": [\n")
+	for i := range r.Rows {
+		row, err := json.MarshalIndent(&r.Rows[i], "    ", "  ")
+		if err != nil {
+			return err
+		}
+		bw.WriteString("    ")
+		bw.Write(row)
+		if i < len(r.Rows)-1 {
+			bw.WriteByte(',')
+		}
+		bw.WriteByte('\n')
+	}
+	bw.WriteString("  ]\n}\n")
+	return bw.Flush()
 }
 
 // WriteTable writes one line per p and algorithm.

@@ -3,148 +3,12 @@ package nepp
 import (
 	"context"
 	"fmt"
-	"math"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/dlsched/dlsched/executor"
 )
-
-// Defaults of the report: PVM sets up a message in 3.9 ms and sends 0.5 µs
-// per byte (Section 3.1.3); a compressed job is "about 4 double precision
-// numbers and 4 integers" (Section 3.1.2), 48 bytes.
-const (
-	DefaultSetup       = 3.9e-3
-	DefaultPerByte     = 0.5e-6
-	DefaultJobBytes    = 48
-	DefaultResultBytes = 48
-	// MaxJobs and MaxNodes bound a run before anything is allocated.
-	MaxJobs  = 10_000_000
-	MaxNodes = 100_000
-)
-
-// Crash ends node Node (1-based) at time At: its running job, its queue
-// and any message it is sending are lost, messages to it vanish, and the
-// host is not told.
-type Crash struct {
-	Node int
-	At   float64
-}
-
-// Slow multiplies node Node's nominal speed by Factor from time At on
-// (the running job is re-timed).
-type Slow struct {
-	Node   int
-	At     float64
-	Factor float64
-}
-
-// Config is one NEPP run.
-type Config struct {
-	Algorithm Algorithm
-	// Speeds are the hardware speeds c_i of nodes 1..p, Shares the CPU
-	// shares α_i (nil: all 1); s_i = α_i·c_i (4.1).
-	Speeds, Shares []float64
-	// Queue is q, QMin the refill threshold q_min (0: 1, "when the node's
-	// queue is empty"); Simple Distribution uses q = q_min = 1.
-	Queue, QMin int
-	// Jobs is J; Work the mean total work w = f + a of a job (4.4) in
-	// units a node of speed 1 does in one second; Useful the mean useful
-	// work f (0: Work); HostOverhead w_h per result received.
-	Jobs                       int
-	Work, Useful, HostOverhead float64
-	// WorkDist is "const", "exp" (exponential, mean Work) or "uniform"
-	// (uniform on [0, 2·Work]).
-	WorkDist string
-	// Messages cost Setup + PerByte·bytes, the sender busy meanwhile; a
-	// job is JobBytes in an assignment message, a result ResultBytes.
-	Setup, PerByte        float64
-	JobBytes, ResultBytes float64
-	Crashes               []Crash
-	Slows                 []Slow
-	Seed                  uint64
-}
-
-func (c *Config) queue() (q, qmin int) {
-	if c.Algorithm == Simple {
-		return 1, 1
-	}
-	qmin = c.QMin
-	if qmin == 0 {
-		qmin = 1
-	}
-	return c.Queue, qmin
-}
-
-func (c *Config) useful() float64 {
-	if c.Useful == 0 {
-		return c.Work
-	}
-	return c.Useful
-}
-
-// speeds returns s_i = α_i c_i.
-func (c *Config) speeds() []float64 {
-	s := make([]float64, len(c.Speeds))
-	for i := range s {
-		s[i] = c.Speeds[i]
-		if c.Shares != nil {
-			s[i] *= c.Shares[i]
-		}
-	}
-	return s
-}
-
-// Validate checks the configuration; errors name the field.
-func (c *Config) Validate() error {
-	p := len(c.Speeds)
-	switch {
-	case p < 1 || p > MaxNodes:
-		return fmt.Errorf("nepp: speeds: %d nodes, want 1..%d", p, MaxNodes)
-	case c.Shares != nil && len(c.Shares) != p:
-		return fmt.Errorf("nepp: shares: %d values for %d nodes", len(c.Shares), p)
-	case c.Jobs < 1 || c.Jobs > MaxJobs:
-		return fmt.Errorf("nepp: jobs = %d, want 1..%d", c.Jobs, MaxJobs)
-	case c.Algorithm != Simple && (c.Queue < 1 || c.Queue > MaxJobs):
-		return fmt.Errorf("nepp: queue = %d, want >= 1", c.Queue)
-	case c.Algorithm != Simple && (c.QMin < 0 || c.QMin > c.Queue):
-		return fmt.Errorf("nepp: qmin = %d, want 1..queue (%d)", c.QMin, c.Queue)
-	case !(c.Work > 0) || math.IsInf(c.Work, 0):
-		return fmt.Errorf("nepp: work = %g, want > 0", c.Work)
-	case !(c.Useful >= 0) || c.Useful > c.Work:
-		return fmt.Errorf("nepp: useful = %g, want 0 <= useful <= work (%g)", c.Useful, c.Work)
-	case !(c.HostOverhead >= 0) || math.IsInf(c.HostOverhead, 0):
-		return fmt.Errorf("nepp: host overhead = %g, want >= 0", c.HostOverhead)
-	case !(c.Setup >= 0) || !(c.PerByte >= 0) || !(c.JobBytes >= 0) || !(c.ResultBytes >= 0) ||
-		math.IsInf(c.Setup+c.PerByte+c.JobBytes+c.ResultBytes, 0):
-		return fmt.Errorf("nepp: message costs setup %g, per byte %g, sizes %g and %g: want finite values >= 0", c.Setup, c.PerByte, c.JobBytes, c.ResultBytes)
-	}
-	switch c.WorkDist {
-	case "", "const", "exp", "uniform":
-	default:
-		return fmt.Errorf("nepp: work distribution %q, want const, exp or uniform", c.WorkDist)
-	}
-	for i := range c.Speeds {
-		if !(c.Speeds[i] > 0) || math.IsInf(c.Speeds[i], 0) {
-			return fmt.Errorf("nepp: speeds[%d] = %g, want > 0", i, c.Speeds[i])
-		}
-		if c.Shares != nil && (!(c.Shares[i] > 0) || c.Shares[i] > 1) {
-			return fmt.Errorf("nepp: shares[%d] = %g, want a CPU share in (0, 1]", i, c.Shares[i])
-		}
-	}
-	for k, x := range c.Crashes {
-		if x.Node < 1 || x.Node > p || !(x.At >= 0) || math.IsInf(x.At, 0) {
-			return fmt.Errorf("nepp: crash %d: node %d at %g, want node 1..%d at a time >= 0", k+1, x.Node, x.At, p)
-		}
-	}
-	for k, x := range c.Slows {
-		if x.Node < 1 || x.Node > p || !(x.At >= 0) || math.IsInf(x.At, 0) || !(x.Factor > 0) || math.IsInf(x.Factor, 0) {
-			return fmt.Errorf("nepp: slow %d: node %d at %g factor %g, want node 1..%d, time >= 0, factor > 0", k+1, x.Node, x.At, x.Factor, p)
-		}
-	}
-	return nil
-}
 
 // Result is what the simulation observed.
 type Result struct {
@@ -182,6 +46,8 @@ type Result struct {
 	Failure string `json:"failure"`
 	// Events is the number of kernel events.
 	Events int64 `json:"events"`
+	// steps counts the job records and queues the replica searches walked.
+	steps int64
 }
 
 type msgKind int
@@ -197,129 +63,173 @@ type message struct {
 	job  int
 }
 
-// entry is a job in the host's mirror of a node queue.
-type entry struct{ job int }
+// simulation is one run: the kernel, the host's mailbox, and per node an
+// inbox, a process and a CPU.
+type simulation struct {
+	cfg          *Config
+	sim          *executor.Sim
+	res          *Result
+	h            *hostState
+	host         *executor.Mailbox[message]
+	inbox        []*executor.Mailbox[[]int]
+	procs        []*executor.Proc
+	cpus         []*executor.CPU
+	speeds       []float64
+	work, useful []float64
+	nodeWork     float64
+	step         int // results between two Progress calls
+}
+
+func (r *simulation) msgTime(bytes float64) float64 { return r.cfg.Setup + r.cfg.PerByte*bytes }
 
 // Simulate runs the algorithm on the kernel: one host process and one
-// process per node, each node computing on a CPU of speed s_i.
+// process per node, each node computing on a CPU of speed s_i. It refuses
+// a run estimated beyond cfg.Limits (*LimitError) before building it.
 func Simulate(ctx context.Context, cfg *Config) (*Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	if err := cfg.checkLimits(); err != nil {
+		return nil, err
+	}
 	p, J := len(cfg.Speeds), cfg.Jobs
 	q, qmin := cfg.queue()
-	speeds := cfg.speeds()
-	sim := executor.NewSim(executor.SimConfig{Seed: cfg.Seed})
-	work, useful := drawWork(sim, cfg)
-	msgTime := func(bytes float64) float64 { return cfg.Setup + cfg.PerByte*bytes }
-
-	res := &Result{JobsPerNode: make([]int, p)}
-	host := executor.NewMailbox[message](sim, "host", executor.Unbounded)
-	inbox := make([]*executor.Mailbox[[]int], p)
-	procs := make([]*executor.Proc, p)
-	cpus := make([]*executor.CPU, p)
-	nodeWork := 0.0
+	sim := executor.NewSim(executor.SimConfig{Seed: cfg.Seed, MaxEvents: cfg.Limits.MaxEvents})
+	r := &simulation{cfg: cfg, sim: sim, res: &Result{JobsPerNode: make([]int, p)}, h: newHostState(cfg.Algorithm, p, q, qmin, J),
+		host: executor.NewMailbox[message](sim, "host", executor.Unbounded), speeds: cfg.speeds(), step: max(1, J/1000)}
+	r.work, r.useful = drawWork(sim, cfg)
+	r.inbox = make([]*executor.Mailbox[[]int], p)
+	r.procs = make([]*executor.Proc, p)
+	r.cpus = make([]*executor.CPU, p)
 	for i := 0; i < p; i++ {
-		name := strconv.Itoa(i + 1)
-		inbox[i] = executor.NewMailbox[[]int](sim, "node"+name, executor.Unbounded)
-		cpus[i] = executor.NewCPU(sim, "cpu"+name)
-		cpus[i].SetSpeed(speeds[i])
-		procs[i] = sim.SpawnDaemon("node"+name, func(pr *executor.Proc) {
-			var queue executor.FIFO[int]
-			pr.Wait(msgTime(0))
-			res.Messages++
-			host.Put(message{node: i, kind: ready})
-			for {
-				for inbox[i].Len() == 0 && queue.Len() > 0 {
-					j := queue.Pop()
-					cpus[i].Compute(pr, work[j], executor.Low)
-					nodeWork += work[j]
-					pr.Wait(msgTime(cfg.ResultBytes))
-					res.Messages++
-					res.Bytes += cfg.ResultBytes
-					host.Put(message{node: i, kind: done, job: j})
-				}
-				jobs := inbox[i].Recv(pr)
-				if jobs == nil { // DIE
-					return
-				}
-				for _, j := range jobs {
-					queue.Push(j)
-				}
-			}
-		})
-		procs[i].Own(inbox[i], cpus[i])
+		r.spawnNode(i)
 	}
-	for _, x := range cfg.Crashes {
-		pr := procs[x.Node-1]
-		sim.At(x.At, func() { sim.Kill(pr) })
-	}
-	for _, x := range cfg.Slows {
-		cpu, s := cpus[x.Node-1], speeds[x.Node-1]*x.Factor
-		sim.At(x.At, func() { cpu.SetSpeed(s) })
-	}
-
-	h := &hostState{p: p, q: q, qmin: qmin, mirror: make([][]entry, p), have: make([]bool, J), copies: make([]int, J)}
-	sim.SpawnDaemon("host", func(pr *executor.Proc) {
-		for h.results < J {
-			m := host.Recv(pr)
-			if m.kind == done {
-				h.mirror[m.node] = h.mirror[m.node][1:] // FIFO: the head is m.job
-				h.copies[m.job]--
-				res.ResultMessages++
-				res.JobsPerNode[m.node]++
-				pr.Wait(cfg.HostOverhead)
-				if h.have[m.job] {
-					res.RedundantDiscarded++
-				} else {
-					h.have[m.job] = true
-					h.results++
-					res.Makespan = pr.Now()
-				}
-				if h.results == J {
-					break
-				}
-			}
-			if len(h.mirror[m.node]) >= qmin {
-				continue
-			}
-			var jobs []int
-			switch {
-			case h.next < J:
-				for len(h.mirror[m.node])+len(jobs) < q && h.next < J {
-					jobs = append(jobs, h.next)
-					h.next++
-				}
-			case cfg.Algorithm == FaultTolerant:
-				jobs = h.replicas(m.node)
-			}
-			if len(jobs) == 0 {
-				continue // the partly-empty-queue rule: nothing to send
-			}
-			for _, j := range jobs {
-				h.mirror[m.node] = append(h.mirror[m.node], entry{j})
-				h.copies[j]++
-			}
-			pr.Wait(msgTime(cfg.JobBytes * float64(len(jobs))))
-			res.Messages++
-			res.Bytes += cfg.JobBytes * float64(len(jobs))
-			inbox[m.node].Put(jobs)
-		}
-		for i := range inbox { // DIE
-			inbox[i].Put(nil)
-		}
-		sim.Stop()
-	})
+	r.faults()
+	sim.SpawnDaemon("host", r.hostLoop)
 	if err := sim.Run(ctx); err != nil {
 		return nil, fmt.Errorf("nepp: simulation: %w", err)
 	}
-	res.Events = sim.Events()
+	r.collect()
+	return r.res, nil
+}
+
+// spawnNode starts node i (the node portion of Multiple Distribution,
+// which is Simple's with q = 1 and Fault-Tolerant's): READY, then work
+// through the queue in order, checking for a host message between jobs.
+func (r *simulation) spawnNode(i int) {
+	name := strconv.Itoa(i + 1)
+	inbox := executor.NewMailbox[[]int](r.sim, "node"+name, executor.Unbounded)
+	cpu := executor.NewCPU(r.sim, "cpu"+name)
+	cpu.SetSpeed(r.speeds[i])
+	r.inbox[i], r.cpus[i] = inbox, cpu
+	r.procs[i] = r.sim.SpawnDaemon("node"+name, func(pr *executor.Proc) {
+		var queue executor.FIFO[int]
+		r.send(pr, 0)
+		r.host.Put(message{node: i, kind: ready})
+		for {
+			for inbox.Len() == 0 && queue.Len() > 0 {
+				j := queue.Pop()
+				cpu.Compute(pr, r.work[j], executor.Low)
+				r.nodeWork += r.work[j]
+				r.send(pr, r.cfg.ResultBytes)
+				r.host.Put(message{node: i, kind: done, job: j})
+			}
+			jobs := inbox.Recv(pr)
+			if jobs == nil { // DIE
+				return
+			}
+			for _, j := range jobs {
+				queue.Push(j)
+			}
+		}
+	})
+	r.procs[i].Own(inbox, cpu)
+}
+
+// send keeps pr busy for one message of the given size and counts it.
+func (r *simulation) send(pr *executor.Proc, bytes float64) {
+	pr.Wait(r.msgTime(bytes))
+	r.res.Messages++
+	r.res.Bytes += bytes
+}
+
+// faults schedules the crashes and the speed changes. A speed change is
+// relative to the nominal speed s_i, so a later one replaces an earlier.
+func (r *simulation) faults() {
+	for _, x := range r.cfg.Crashes {
+		pr := r.procs[x.Node-1]
+		r.sim.At(x.At, func() { r.sim.Kill(pr) })
+	}
+	for _, x := range r.cfg.Slows {
+		cpu, s := r.cpus[x.Node-1], r.speeds[x.Node-1]*x.Factor
+		r.sim.At(x.At, func() { cpu.SetSpeed(s) })
+	}
+}
+
+// hostLoop is the host portion of the three algorithms: receive a READY
+// or DONE, record or discard the result, and refill the sender's queue
+// below q_min with new jobs while the input lasts, then (FT) replicas.
+// When every result is in it broadcasts DIE.
+func (r *simulation) hostLoop(pr *executor.Proc) {
+	h, J := r.h, r.cfg.Jobs
+	for h.results < J {
+		m := r.host.Recv(pr)
+		if m.kind == done {
+			r.result(pr, m)
+			if h.results == J {
+				break
+			}
+		}
+		if len(h.mirror[m.node]) >= h.qmin {
+			continue
+		}
+		var jobs []int
+		switch {
+		case h.next < J:
+			jobs = h.fresh(m.node)
+		case r.cfg.Algorithm == FaultTolerant:
+			jobs = h.replicas(m.node)
+		}
+		if len(jobs) == 0 {
+			continue // the partly-empty-queue rule: nothing to send
+		}
+		h.assign(m.node, jobs)
+		r.send(pr, r.cfg.JobBytes*float64(len(jobs)))
+		r.inbox[m.node].Put(jobs)
+	}
+	for i := range r.inbox { // DIE
+		r.inbox[i].Put(nil)
+	}
+	r.sim.Stop()
+}
+
+// result takes a DONE message: w_h of host work, then the result is
+// recorded (the first copy) or discarded (a redundant one).
+func (r *simulation) result(pr *executor.Proc, m message) {
+	r.res.ResultMessages++
+	r.res.JobsPerNode[m.node]++
+	pr.Wait(r.cfg.HostOverhead)
+	if !r.h.receive(m.node, m.job) {
+		r.res.RedundantDiscarded++
+		return
+	}
+	r.res.Makespan = pr.Now()
+	if n := r.h.results; r.cfg.Progress != nil && (n%r.step == 0 || n == r.cfg.Jobs) {
+		r.cfg.Progress(n, r.cfg.Jobs)
+	}
+}
+
+// collect fills in the result after the run.
+func (r *simulation) collect() {
+	res, h, p := r.res, r.h, len(r.cfg.Speeds)
+	res.Events = r.sim.Events()
+	res.steps = h.steps
 	res.Busy = make([]float64, p)
-	for i, c := range cpus {
+	for i, c := range r.cpus {
 		res.Busy[i] = c.BusyTime()
 	}
 	res.Results = h.results
-	res.Completed = h.results == J
+	res.Completed = h.results == r.cfg.Jobs
 	res.MissingJobs = []int{}
 	for j, ok := range h.have {
 		if !ok {
@@ -327,11 +237,11 @@ func Simulate(ctx context.Context, cfg *Config) (*Result, error) {
 		}
 	}
 	if !res.Completed {
-		res.Failure = failure(cfg, h)
+		res.Failure = failure(r.cfg, h)
 	}
-	res.Work = nodeWork + cfg.HostOverhead*float64(res.ResultMessages)
+	res.Work = r.nodeWork + r.cfg.HostOverhead*float64(res.ResultMessages)
 	req := 0.0 // useful work of the jobs whose result arrived
-	for j, f := range useful {
+	for j, f := range r.useful {
 		if h.have[j] {
 			req += f
 		}
@@ -343,7 +253,6 @@ func Simulate(ctx context.Context, cfg *Config) (*Result, error) {
 	if res.Work > 0 {
 		res.CorrectedEfficiency = req / res.Work
 	}
-	return res, nil
 }
 
 // failure names the crashed nodes and the jobs the host never got back
@@ -359,9 +268,9 @@ func failure(cfg *Config, h *hostState) string {
 		}
 		seen[x.Node] = true
 		var held []string
-		for _, e := range h.mirror[x.Node-1] {
-			if !h.have[e.job] {
-				held = append(held, strconv.Itoa(e.job+1))
+		for _, j := range h.mirror[x.Node-1] {
+			if !h.have[j] {
+				held = append(held, strconv.Itoa(j+1))
 			}
 		}
 		if len(held) == 0 {
@@ -373,79 +282,6 @@ func failure(cfg *Config, h *hostState) string {
 		return fmt.Sprintf("the host got %d of %d results", h.results, cfg.Jobs)
 	}
 	return strings.Join(parts, "; ")
-}
-
-// hostState is the host's view: a mirror of every node queue (jobs sent,
-// results not yet received, in order), which results it has, and how many
-// copies of each job are in the queues.
-type hostState struct {
-	p, q, qmin int
-	mirror     [][]entry
-	have       []bool
-	copies     []int
-	next       int
-	results    int
-}
-
-// holds reports whether node already has a copy of job (rule 1).
-func (h *hostState) holds(node, job int) bool {
-	for _, e := range h.mirror[node] {
-		if e.job == job {
-			return true
-		}
-	}
-	return false
-}
-
-// replicas picks the jobs to replicate for node (Section 3.1.4): up to
-// filling its queue to q, never a job node already holds (rule 1), from
-// the tail of a queue before its head (rule 2), fewest copies first (rule
-// 3: the search threshold starts at 1 copy and rises to the minimum found,
-// as NextJobToReplicate does), the queues searched round-robin starting at
-// the node after the requester; the chosen jobs go out in input order
-// (rule 4). When nothing qualifies the queue stays partly empty.
-func (h *hostState) replicas(node int) []int {
-	var out []int
-	chosen := map[int]bool{}
-	for len(h.mirror[node])+len(out) < h.q {
-		threshold := 1
-		j, minCopies := h.search(node, threshold, chosen)
-		if j < 0 && minCopies > threshold && minCopies < math.MaxInt {
-			j, _ = h.search(node, minCopies, chosen)
-		}
-		if j < 0 {
-			break
-		}
-		chosen[j] = true
-		out = append(out, j)
-		h.copies[j]++ // counted while choosing; undone below
-	}
-	for _, j := range out {
-		h.copies[j]--
-	}
-	sort.Ints(out)
-	return out
-}
-
-// search is SearchForCandidate: the first eligible job with at most
-// threshold copies, and the fewest copies of any eligible job.
-func (h *hostState) search(node, threshold int, chosen map[int]bool) (int, int) {
-	minCopies := math.MaxInt
-	for k := 1; k < h.p; k++ {
-		other := (node + k) % h.p
-		queue := h.mirror[other]
-		for i := len(queue) - 1; i >= 0; i-- {
-			j := queue[i].job
-			if h.have[j] || chosen[j] || h.holds(node, j) {
-				continue
-			}
-			minCopies = min(minCopies, h.copies[j])
-			if h.copies[j] <= threshold {
-				return j, minCopies
-			}
-		}
-	}
-	return -1, minCopies
 }
 
 // drawWork returns the total and useful work of every job (useful work in
