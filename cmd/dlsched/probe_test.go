@@ -9,7 +9,10 @@ import (
 )
 
 // probe runs the binary like dlsched and also returns the peak resident
-// memory of the run in MB (the kernel's ru_maxrss of the child).
+// memory of the run in MB (the kernel's ru_maxrss of the child). Linux
+// keeps the high-water mark across exec, and Go starts children with
+// vfork (the parent's memory): the figure is at least the test process's
+// own peak, so tests that hold large outputs write them to files.
 func probe(t *testing.T, args ...string) (stdout, stderr string, code int, peakMB float64) {
 	t.Helper()
 	cmd := exec.Command(binary, args...)

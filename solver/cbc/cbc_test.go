@@ -160,24 +160,31 @@ func marketSplit(rows, n int, seed uint64) (*lp.Model, []int) {
 	return m, xs
 }
 
-// A context deadline stops a long search at that time, and Solve returns
-// the context's error.
+// A context deadline stops a long search, and Solve returns the context's
+// error; a context cancelled before the call stops it before any node.
+// How soon after the deadline it stops is wall-clock time, which a test
+// on a shared machine cannot assert (the Cbc event handler checks the
+// context at every node: see cbc.go); the stop itself is what is checked.
 func TestDeadline(t *testing.T) {
 	need(t)
 	m, ints := marketSplit(6, 50, 3)
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
-	start := time.Now()
 	res, err := cbc.Solve(ctx, m, ints, cbc.Options{})
-	el := time.Since(start)
 	if res != nil && res.Status == cbc.Optimal {
-		t.Skipf("the instance solved in %v before the deadline", el)
+		t.Skip("the instance solved before the deadline")
 	}
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err %v, want the context's", err)
 	}
-	if el > 1500*time.Millisecond {
-		t.Fatalf("stopped after %v, want within a second of the 0.3 s deadline", el)
+	done, stop := context.WithCancel(context.Background())
+	stop()
+	res, err = cbc.Solve(done, m, ints, cbc.Options{})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled before the call: err %v, want context.Canceled", err)
+	}
+	if res != nil && res.Nodes > 1 {
+		t.Fatalf("cancelled before the call: %d nodes explored", res.Nodes)
 	}
 }
 
