@@ -55,25 +55,28 @@ func (f *farm) carry(p *executor.Proc, d *direction, from, to *worker, bytes, pa
 // spawnFeeder starts the farmer's process on its link to a top worker.
 func (f *farm) spawnFeeder(to *worker, d *direction) {
 	name := fmt.Sprintf("job link →%d", to.id+1)
-	wt := newWaiter(f.sim, name, &f.farmSig, &to.sig)
+	wt := newWaiter(f.sim, name, &to.sig)
 	f.sim.SpawnDaemon(name, func(p *executor.Proc) { f.feeder(p, wt, to, d) })
 }
 
-// feeder is the farmer on one of its links: it hands out the jobs in list
-// order, each when the receiver has a free job slot, paying the farmer's
-// CPU cost per job.
+// feeder is the farmer on one of its links, a sacrificial buffer: it
+// takes the next job from the farmer (who pays its CPU cost per job, one
+// job at a time over all its links) as soon as its previous transfer has
+// ended, then holds it until the receiver has a free job slot. The
+// farmer's cost thus overlaps the wait for the receiver and the other
+// links' transfers, not this link's own previous transfer (docs/day.md).
 func (f *farm) feeder(p *executor.Proc, wt *waiter, to *worker, d *direction) {
 	for {
-		wt.until(p, func() bool { return to.jUsed < f.h.J && f.next < f.total })
+		wt.until(p, func() bool { return f.next < f.total })
 		jb := job{id: f.next, time: f.c.jobTime(f.next)}
 		f.next++
 		if f.c.FarmerCost > 0 {
 			f.farmer.Compute(p, f.c.FarmerCost, executor.High)
 		}
+		wt.until(p, func() bool { return to.jUsed < f.h.J })
 		to.jUsed++ // the receiver's slot, reserved when the transfer starts
 		f.carry(p, d, nil, to, f.jobBytes, f.c.MessageBytes)
 		to.jobs.Push(jb)
-		f.farmSig.notify()
 		to.sig.notify()
 	}
 }

@@ -48,7 +48,6 @@ type farm struct {
 	ws       []*worker
 	top      []*worker // the workers on the farmer's links
 	farmer   *executor.CPU
-	farmSig  signal // the farmer's state changed (a job was handed out)
 	bw, fac  float64
 	jobBytes float64 // a job message with its set-up, in bytes
 	resBytes float64 // a result message with its set-up
@@ -65,6 +64,9 @@ func Simulate(ctx context.Context, c *Config) (*Result, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
+	if err := c.CheckLimits(); err != nil {
+		return nil, err
+	}
 	f := newFarm(c)
 	if c.Layout == Line {
 		f.wireLine()
@@ -77,6 +79,9 @@ func Simulate(ctx context.Context, c *Config) (*Result, error) {
 	if err := f.sim.Run(ctx); err != nil {
 		return nil, fmt.Errorf("day: simulation: %w", err)
 	}
+	if c.Progress != nil {
+		c.Progress(f.received)
+	}
 	if f.received < f.total {
 		return nil, fmt.Errorf("day: simulation: %d of %d results arrived", f.received, f.total)
 	}
@@ -87,10 +92,15 @@ func Simulate(ctx context.Context, c *Config) (*Result, error) {
 // worker 1 (line) or workers 1-3 (tree); a tree's children are in heap
 // order.
 func newFarm(c *Config) *farm {
-	sim := executor.NewSim(executor.SimConfig{})
 	s := c.setupBytes()
-	f := &farm{c: c, sim: sim, h: c.Harness, bw: c.Bandwidth, fac: c.bidir(),
+	f := &farm{c: c, h: c.Harness, bw: c.Bandwidth, fac: c.bidir(),
 		jobBytes: c.MessageBytes + s, resBytes: c.resultBytes() + s, total: c.jobs()}
+	var progress func(float64, int64)
+	if c.Progress != nil {
+		progress = func(float64, int64) { c.Progress(f.received) }
+	}
+	sim := executor.NewSim(executor.SimConfig{Progress: progress})
+	f.sim = sim
 	w := c.Workers
 	f.ws = make([]*worker, w)
 	for k := range f.ws {
