@@ -18,7 +18,7 @@ func dayCommand() *cli.Command {
 		Usage: "Day's farm harnesses on lines and ternary trees (paper 002): supply/demand model beside a simulation",
 		Description: "Times in seconds, sizes in bytes, bandwidth in bytes/s or with MiB/MB. Examples:\n" +
 			"  dlsched farm day --layout line --harness D --workers 8 --message-bytes 4096 --job-time 0.0625 --bandwidth 1.177MiB --setup-bytes 12.9\n" +
-			"  dlsched farm day --granularity --workers 32 --bandwidth 1.51MiB --setup-time 3e-6 --plot gran.svg",
+			"  dlsched farm day --granularity --workers 32 --bandwidth 1.51MiB --setup-time 3e-6 --max-events 5e8 --plot gran.svg",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "layout", Value: "line", Usage: "line or tree (full ternary tree)"},
 			&cli.StringFlag{Name: "harness", Value: "D", Usage: "A, B or D (slots J P R Q: A = 1 0 1 0, B and D = 1 1 1 1)"},
@@ -236,10 +236,10 @@ func dayLink(c *cli.Context, cfg *day.Config) error {
 	return err
 }
 
-// dayCosts reads the bidirectional factor and the CPU costs. An explicit
+// dayCosts reads the bidirectional factor and the CPU costs. A
 // bidirectional factor of 0 is refused: a direction would stop while the
 // other is busy, and a tree's links would stall for ever (the library
-// reads 0 as its default, the thesis's 0.727).
+// reads 0 as its default, the thesis's 0.727; the flag's default says so).
 func dayCosts(c *cli.Context, cfg *day.Config) error {
 	for _, f := range []struct {
 		name string
@@ -250,8 +250,8 @@ func dayCosts(c *cli.Context, cfg *day.Config) error {
 			return err
 		}
 	}
-	if cfg.BidirectionalFactor == 0 {
-		return usagef("invalid --bidirectional-factor 0: want a rate in (0, 1] (0 would stop a link direction whenever the other is busy)")
+	if f := cfg.BidirectionalFactor; !(f > 0 && f <= 1) {
+		return usagef("invalid --bidirectional-factor %s: want a share of B in (0, 1] (0 would stop a link direction whenever the other is busy)", c.String("bidirectional-factor"))
 	}
 	return nil
 }
@@ -296,7 +296,7 @@ func dayJob(c *cli.Context, cfg *day.Config) error {
 		return usagef("invalid --delay-loop: give --job-time or --delay-loop, not both")
 	case c.IsSet("delay-loop"):
 		if cfg.DelayLoop, err = parseInt(c, "delay-loop"); err == nil && cfg.DelayLoop < 1 {
-			return usagef("invalid --delay-loop %d: want a number of iterations >= 1", cfg.DelayLoop)
+			return usagef("invalid --delay-loop %s: want a number of iterations >= 1", c.String("delay-loop"))
 		}
 	default:
 		cfg.JobTime, err = parseFloat(c, "job-time", false)

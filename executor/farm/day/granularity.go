@@ -96,7 +96,7 @@ func (s *Study) configs(base Config) ([]Config, error) {
 		case per < 1:
 			return nil, bad("Study.JobTimes", gs(j), fmt.Sprintf("at most {Study.TotalWork}/{Config.Workers} = %s s (at least one job per worker)", gs(s.TotalWork/float64(c.Workers))))
 		case per*float64(c.Workers) > MaxJobs:
-			return nil, bad("Study.TotalWork", gs(s.TotalWork), fmt.Sprintf("at most %d jobs: %s s of work in jobs of %s s are %s", MaxJobs, gs(s.TotalWork), gs(j), gs(per*float64(c.Workers))))
+			return nil, bad("Study.TotalWork", gs(s.TotalWork), fmt.Sprintf("at most %d jobs: in jobs of %s s ({Study.JobTimes}) it makes %s", MaxJobs, gs(j), gs(per*float64(c.Workers))))
 		}
 		c.JobsPerWorker = int(per)
 		if err := c.Validate(); err != nil {

@@ -63,7 +63,7 @@ func (c *Config) validateMessages() error {
 func (c *Config) validateTimes() error {
 	switch {
 	case c.DelayLoop < 0 || c.DelayLoop > maxDelayLoop:
-		return bad("Config.DelayLoop", c.DelayLoop, fmt.Sprintf("0 (use {Config.JobTime}) or 1..%d iterations", maxDelayLoop))
+		return bad("Config.DelayLoop", c.DelayLoop, fmt.Sprintf("0 to %d iterations", maxDelayLoop))
 	case c.DelayLoop == 0 && (!finiteAtLeast(c.JobTime, 0) || c.JobTime == 0):
 		return bad("Config.JobTime", gs(c.JobTime), "a finite time > 0 s (or a {Config.DelayLoop})")
 	case !finiteAtLeast(c.FarmerCost, 0):
