@@ -41,15 +41,6 @@ func (e *LimitError) Format(name func(field string) string) string {
 		name(e.Field), e.Value, e.Estimate, e.Unit, name(e.Limit), e.Max, name(e.Limit))
 }
 
-// InputError reports bad input, as opposed to a failed simulation.
-type InputError struct{ Err error }
-
-// Error returns the underlying message.
-func (e *InputError) Error() string { return e.Err.Error() }
-
-// Unwrap returns the underlying error.
-func (e *InputError) Unwrap() error { return e.Err }
-
 func plain(field string) string { return field }
 
 // expand replaces each {field} in s by name(field).
