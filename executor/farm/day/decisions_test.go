@@ -246,3 +246,58 @@ func TestFieldErrors(t *testing.T) {
 		}
 	}
 }
+
+// Config.Progress reports the results arrived, never decreasing, ending at
+// the number of jobs; across a granularity study it counts on from the
+// runs before.
+func TestProgress(t *testing.T) {
+	var seen []int
+	c := line(HarnessD, 8, 0.005)
+	c.Progress = func(n int) { seen = append(seen, n) }
+	sim(t, c)
+	if len(seen) < 2 || seen[len(seen)-1] != 800 {
+		t.Fatalf("progress %v, want several reports ending at 800", seen)
+	}
+	for i := 1; i < len(seen); i++ {
+		if seen[i] < seen[i-1] {
+			t.Fatalf("progress went back: %v", seen)
+		}
+	}
+	seen = nil
+	s := Study{TotalWork: 8, BytesPerSecond: 3125, JobTimes: []float64{0.01, 0.1}}
+	if jobs, _ := s.Size(*c); jobs != 880 {
+		t.Errorf("study size %d jobs, want 800 + 80", jobs)
+	}
+	if _, err := Granularity(context.Background(), *c, s); err != nil || len(seen) == 0 || seen[len(seen)-1] != 880 {
+		t.Errorf("study progress %v (%v), want it to end at 880", seen, err)
+	}
+}
+
+// The kernel's speed on Day's farms (the CLI's --max-events is in
+// events): Section 4.9.3's line of 8 at 15.625 ms, 7,200 messages.
+func BenchmarkSimulateLine8(b *testing.B) {
+	c := line(HarnessD, 8, 0.015625)
+	var events int64
+	for b.Loop() {
+		r, err := Simulate(context.Background(), c)
+		if err != nil {
+			b.Fatal(err)
+		}
+		events += r.Events
+	}
+	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+}
+
+// A tree of 120 (depth 4) with harness D.
+func BenchmarkSimulateTree120(b *testing.B) {
+	c := &Config{Layout: Tree, Harness: HarnessD, Workers: 120, MessageBytes: 1024, JobTime: 0.05, Bandwidth: 1.51 * MiB, SetupBytes: 4.75}
+	var events int64
+	for b.Loop() {
+		r, err := Simulate(context.Background(), c)
+		if err != nil {
+			b.Fatal(err)
+		}
+		events += r.Events
+	}
+	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+}
