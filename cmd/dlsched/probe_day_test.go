@@ -46,6 +46,10 @@ func TestProbeDayBadValues(t *testing.T) {
 		{"farmer-cost", "inf"}, {"cpu-per-message", "nan"}, {"priority", "far"}, {"format", "xml"},
 		{"max-memory", "5"}, {"max-memory", "x"}, {"max-events", "0"}, {"max-events", "1e30"},
 		{"out", "/nonexistent/dir/x"},
+		// Values whose sums would overflow the simulated times (m + s =
+		// +Inf made the kernel panic: "bad work +Inf", exit 1).
+		{"message-bytes", "1e308"}, {"setup-bytes", "1e308"}, {"bandwidth", "1e-300"}, {"job-time", "1e13"},
+		{"farmer-cost", "1e300"}, {"cpu-per-message", "1e300"},
 	} {
 		args := dayBase(tc.flag, tc.value)
 		if tc.value == "" {

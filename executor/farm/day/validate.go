@@ -13,6 +13,15 @@ const MaxJobs = 100_000_000
 // maxDelayLoop keeps len_k·d within an int.
 const maxDelayLoop = 1_000_000_000_000
 
+// Bounds that keep every simulated time finite, far beyond any farm: sizes
+// up to a petabyte, times up to 10^12 s, links from a byte in 1000 s.
+const (
+	maxBytes     = 1e15
+	maxSeconds   = 1e12
+	minBandwidth = 1e-3
+	maxBandwidth = 1e15
+)
+
 // Validate checks the configuration; errors are *FieldError naming the
 // field.
 func (c *Config) Validate() error {
@@ -42,17 +51,18 @@ func (c *Config) validateShape() error {
 
 // validateMessages checks the message sizes, the link and the set-up.
 func (c *Config) validateMessages() error {
+	size := fmt.Sprintf("a size from 0 to %g bytes", maxBytes)
 	switch {
-	case !finiteAtLeast(c.MessageBytes, 0):
-		return bad("Config.MessageBytes", gs(c.MessageBytes), "a finite size >= 0 bytes")
-	case !finiteAtLeast(c.ResultBytes, 0):
-		return bad("Config.ResultBytes", gs(c.ResultBytes), "a finite size >= 0 bytes")
-	case !finiteAtLeast(c.Bandwidth, 0) || c.Bandwidth == 0:
-		return bad("Config.Bandwidth", gs(c.Bandwidth), "a finite rate > 0 bytes/s")
-	case !finiteAtLeast(c.SetupBytes, 0):
-		return bad("Config.SetupBytes", gs(c.SetupBytes), "a finite size >= 0 bytes")
-	case !finiteAtLeast(c.SetupTime, 0):
-		return bad("Config.SetupTime", gs(c.SetupTime), "a finite time >= 0 s")
+	case !within(c.MessageBytes, 0, maxBytes):
+		return bad("Config.MessageBytes", gs(c.MessageBytes), size)
+	case !within(c.ResultBytes, 0, maxBytes):
+		return bad("Config.ResultBytes", gs(c.ResultBytes), size)
+	case !within(c.Bandwidth, minBandwidth, maxBandwidth):
+		return bad("Config.Bandwidth", gs(c.Bandwidth), fmt.Sprintf("a rate from %g to %g bytes/s", minBandwidth, maxBandwidth))
+	case !within(c.SetupBytes, 0, maxBytes):
+		return bad("Config.SetupBytes", gs(c.SetupBytes), size)
+	case !within(c.SetupTime, 0, maxSeconds) || c.SetupTime*c.Bandwidth > maxBytes:
+		return bad("Config.SetupTime", gs(c.SetupTime), fmt.Sprintf("a time from 0 s that makes at most %g bytes of set-up", maxBytes))
 	case math.IsNaN(c.BidirectionalFactor) || c.BidirectionalFactor < 0 || c.BidirectionalFactor > 1:
 		return bad("Config.BidirectionalFactor", gs(c.BidirectionalFactor), "a rate in (0, 1] (0 stands for the thesis's 0.727)")
 	}
@@ -61,15 +71,16 @@ func (c *Config) validateMessages() error {
 
 // validateTimes checks the job times and the CPU costs.
 func (c *Config) validateTimes() error {
+	time := fmt.Sprintf("a time from 0 to %g s", maxSeconds)
 	switch {
 	case c.DelayLoop < 0 || c.DelayLoop > maxDelayLoop:
 		return bad("Config.DelayLoop", c.DelayLoop, fmt.Sprintf("0 to %d iterations", maxDelayLoop))
-	case c.DelayLoop == 0 && (!finiteAtLeast(c.JobTime, 0) || c.JobTime == 0):
-		return bad("Config.JobTime", gs(c.JobTime), "a finite time > 0 s (or a {Config.DelayLoop})")
-	case !finiteAtLeast(c.FarmerCost, 0):
-		return bad("Config.FarmerCost", gs(c.FarmerCost), "a finite time >= 0 s")
-	case !finiteAtLeast(c.CPUPerMessage, 0):
-		return bad("Config.CPUPerMessage", gs(c.CPUPerMessage), "a finite time >= 0 s")
+	case c.DelayLoop == 0 && (!within(c.JobTime, 0, maxSeconds) || c.JobTime == 0):
+		return bad("Config.JobTime", gs(c.JobTime), fmt.Sprintf("a time > 0 and at most %g s (or a {Config.DelayLoop})", maxSeconds))
+	case !within(c.FarmerCost, 0, maxSeconds):
+		return bad("Config.FarmerCost", gs(c.FarmerCost), time)
+	case !within(c.CPUPerMessage, 0, maxSeconds):
+		return bad("Config.CPUPerMessage", gs(c.CPUPerMessage), time)
 	}
 	return nil
 }
@@ -90,5 +101,8 @@ func (c *Config) validateSizes() error {
 }
 
 func finiteAtLeast(x, min float64) bool { return x >= min && !math.IsInf(x, 0) }
+
+// within reports lo <= x <= hi (false for NaN).
+func within(x, lo, hi float64) bool { return x >= lo && x <= hi }
 
 func gs(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
