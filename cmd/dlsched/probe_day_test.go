@@ -48,7 +48,7 @@ func TestProbeDayBadValues(t *testing.T) {
 		{"out", "/nonexistent/dir/x"},
 		// Values whose sums would overflow the simulated times (m + s =
 		// +Inf made the kernel panic: "bad work +Inf", exit 1).
-		{"message-bytes", "1e308"}, {"setup-bytes", "1e308"}, {"bandwidth", "1e-300"}, {"job-time", "1e13"},
+		{"message-bytes", "1e308"}, {"setup-bytes", "1e308"}, {"bandwidth", "1e-300"}, {"job-time", "1e300"},
 		{"farmer-cost", "1e300"}, {"cpu-per-message", "1e300"},
 	} {
 		args := dayBase(tc.flag, tc.value)

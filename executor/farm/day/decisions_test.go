@@ -226,6 +226,10 @@ func TestFieldErrors(t *testing.T) {
 		"Config.FarmerCost":          func(c *Config) { c.FarmerCost = -1 },
 		"Config.JobsPerWorker":       func(c *Config) { c.JobsPerWorker = 1 << 62 },
 		"Config.TotalJobs":           func(c *Config) { c.TotalJobs = MaxJobs + 1 },
+		// Finite inputs whose run would overflow the simulated times
+		// (m + s = +Inf made the kernel panic).
+		"Config.SetupBytes":    func(c *Config) { c.SetupBytes = 1e308 },
+		"Config.CPUPerMessage": func(c *Config) { c.CPUPerMessage = 1e300 },
 	} {
 		c := ok()
 		mod(c)

@@ -13,19 +13,10 @@ const MaxJobs = 100_000_000
 // maxDelayLoop keeps len_k·d within an int.
 const maxDelayLoop = 1_000_000_000_000
 
-// Bounds that keep every simulated time finite, far beyond any farm: sizes
-// up to a petabyte, times up to 10^12 s, links from a byte in 1000 s.
-const (
-	maxBytes     = 1e15
-	maxSeconds   = 1e12
-	minBandwidth = 1e-3
-	maxBandwidth = 1e15
-)
-
 // Validate checks the configuration; errors are *FieldError naming the
 // field.
 func (c *Config) Validate() error {
-	for _, check := range []func() error{c.validateShape, c.validateMessages, c.validateTimes, c.validateSizes} {
+	for _, check := range []func() error{c.validateShape, c.validateMessages, c.validateTimes, c.validateSizes, c.validateHorizon} {
 		if err := check(); err != nil {
 			return err
 		}
@@ -51,18 +42,17 @@ func (c *Config) validateShape() error {
 
 // validateMessages checks the message sizes, the link and the set-up.
 func (c *Config) validateMessages() error {
-	size := fmt.Sprintf("a size from 0 to %g bytes", maxBytes)
 	switch {
-	case !within(c.MessageBytes, 0, maxBytes):
-		return bad("Config.MessageBytes", gs(c.MessageBytes), size)
-	case !within(c.ResultBytes, 0, maxBytes):
-		return bad("Config.ResultBytes", gs(c.ResultBytes), size)
-	case !within(c.Bandwidth, minBandwidth, maxBandwidth):
-		return bad("Config.Bandwidth", gs(c.Bandwidth), fmt.Sprintf("a rate from %g to %g bytes/s", minBandwidth, maxBandwidth))
-	case !within(c.SetupBytes, 0, maxBytes):
-		return bad("Config.SetupBytes", gs(c.SetupBytes), size)
-	case !within(c.SetupTime, 0, maxSeconds) || c.SetupTime*c.Bandwidth > maxBytes:
-		return bad("Config.SetupTime", gs(c.SetupTime), fmt.Sprintf("a time from 0 s that makes at most %g bytes of set-up", maxBytes))
+	case !finiteAtLeast(c.MessageBytes, 0):
+		return bad("Config.MessageBytes", gs(c.MessageBytes), "a finite size >= 0 bytes")
+	case !finiteAtLeast(c.ResultBytes, 0):
+		return bad("Config.ResultBytes", gs(c.ResultBytes), "a finite size >= 0 bytes")
+	case !finiteAtLeast(c.Bandwidth, 0) || c.Bandwidth == 0:
+		return bad("Config.Bandwidth", gs(c.Bandwidth), "a finite rate > 0 bytes/s")
+	case !finiteAtLeast(c.SetupBytes, 0):
+		return bad("Config.SetupBytes", gs(c.SetupBytes), "a finite size >= 0 bytes")
+	case !finiteAtLeast(c.SetupTime, 0):
+		return bad("Config.SetupTime", gs(c.SetupTime), "a finite time >= 0 s")
 	case math.IsNaN(c.BidirectionalFactor) || c.BidirectionalFactor < 0 || c.BidirectionalFactor > 1:
 		return bad("Config.BidirectionalFactor", gs(c.BidirectionalFactor), "a rate in (0, 1] (0 stands for the thesis's 0.727)")
 	}
@@ -71,16 +61,15 @@ func (c *Config) validateMessages() error {
 
 // validateTimes checks the job times and the CPU costs.
 func (c *Config) validateTimes() error {
-	time := fmt.Sprintf("a time from 0 to %g s", maxSeconds)
 	switch {
 	case c.DelayLoop < 0 || c.DelayLoop > maxDelayLoop:
 		return bad("Config.DelayLoop", c.DelayLoop, fmt.Sprintf("0 to %d iterations", maxDelayLoop))
-	case c.DelayLoop == 0 && (!within(c.JobTime, 0, maxSeconds) || c.JobTime == 0):
-		return bad("Config.JobTime", gs(c.JobTime), fmt.Sprintf("a time > 0 and at most %g s (or a {Config.DelayLoop})", maxSeconds))
-	case !within(c.FarmerCost, 0, maxSeconds):
-		return bad("Config.FarmerCost", gs(c.FarmerCost), time)
-	case !within(c.CPUPerMessage, 0, maxSeconds):
-		return bad("Config.CPUPerMessage", gs(c.CPUPerMessage), time)
+	case c.DelayLoop == 0 && (!finiteAtLeast(c.JobTime, 0) || c.JobTime == 0):
+		return bad("Config.JobTime", gs(c.JobTime), "a finite time > 0 s (or a {Config.DelayLoop})")
+	case !finiteAtLeast(c.FarmerCost, 0):
+		return bad("Config.FarmerCost", gs(c.FarmerCost), "a finite time >= 0 s")
+	case !finiteAtLeast(c.CPUPerMessage, 0):
+		return bad("Config.CPUPerMessage", gs(c.CPUPerMessage), "a finite time >= 0 s")
 	}
 	return nil
 }
@@ -100,9 +89,57 @@ func (c *Config) validateSizes() error {
 	return nil
 }
 
-func finiteAtLeast(x, min float64) bool { return x >= min && !math.IsInf(x, 0) }
+// maxHorizon bounds the serial time of a run, so that no simulated time
+// overflows.
+const maxHorizon = 1e300
 
-// within reports lo <= x <= hi (false for NaN).
-func within(x, lo, hi float64) bool { return x >= lo && x <= hi }
+// validateHorizon refuses inputs whose simulated times could overflow: the
+// run done serially, jobs·(hops·(c_job + c_res + 2y) + j_max + a), must
+// stay below 1e300 s. The input blamed is that of the largest term (for a
+// message: the set-up if it is the larger part, the bandwidth if it is
+// below a byte a second).
+func (c *Config) validateHorizon() error {
+	s, hops := c.setupBytes(), float64(c.Workers+1)
+	if c.Layout == Tree {
+		hops = 2 * float64(c.depth())
+	}
+	job := term{"Config.JobTime", gs(c.JobTime), c.jobTime(33)} // job 33 is the longest (127)
+	if c.DelayLoop > 0 {
+		job = term{"Config.DelayLoop", strconv.Itoa(c.DelayLoop), job.t}
+	}
+	msg, res := term{"Config.MessageBytes", gs(c.MessageBytes), 0}, term{"Config.ResultBytes", gs(c.ResultBytes), 0}
+	switch {
+	case c.SetupTime > 0 && s > c.MessageBytes:
+		msg = term{"Config.SetupTime", gs(c.SetupTime), 0}
+	case s > c.MessageBytes:
+		msg = term{"Config.SetupBytes", gs(c.SetupBytes), 0}
+	}
+	if c.Bandwidth < 1 {
+		msg, res = term{"Config.Bandwidth", gs(c.Bandwidth), 0}, term{"Config.Bandwidth", gs(c.Bandwidth), 0}
+	}
+	msg.t, res.t = hops*(c.MessageBytes+s)/c.Bandwidth, hops*(c.resultBytes()+s)/c.Bandwidth
+	terms := []term{msg, res, job, {"Config.FarmerCost", gs(c.FarmerCost), c.FarmerCost},
+		{"Config.CPUPerMessage", gs(c.CPUPerMessage), 2 * hops * c.CPUPerMessage}}
+	total, worst := 0.0, terms[0]
+	for _, x := range terms {
+		total += x.t
+		if !(x.t <= worst.t) {
+			worst = x
+		}
+	}
+	if n := float64(c.jobs()) * total; n < maxHorizon {
+		return nil
+	}
+	return bad(worst.field, worst.value, fmt.Sprintf("a value that keeps the run's times finite (done serially it would take %s s; at most %g)",
+		g(float64(c.jobs())*total), maxHorizon))
+}
+
+// term is one input's share of a run's serial time.
+type term struct {
+	field, value string
+	t            float64
+}
+
+func finiteAtLeast(x, min float64) bool { return x >= min && !math.IsInf(x, 0) }
 
 func gs(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
