@@ -1,8 +1,8 @@
 package day
 
 import (
-	"fmt"
 	"math"
+	"strconv"
 )
 
 // JobLengths is the thesis's list of 100 job lengths (Section 4.9.1, the
@@ -70,7 +70,7 @@ func ParseHarness(s string) (Harness, error) {
 	case "D", "d":
 		return HarnessD, nil
 	}
-	return Harness{}, fmt.Errorf("day: harness %q, want A, B or D", s)
+	return Harness{}, bad("Config.Harness", strconv.Quote(s), "A, B or D")
 }
 
 // Config is one farm run. Times are seconds, sizes bytes, bandwidth
@@ -109,6 +109,13 @@ type Config struct {
 	// ExplicitResult takes ResultBytes as given, 0 included (otherwise 0
 	// means "as long as the job message").
 	ConstantJobs, ExplicitResult bool
+	// MaxEvents and MaxBytes, when > 0, bound a run: Simulate and
+	// Granularity refuse (*LimitError) a configuration whose Estimate
+	// exceeds them, before anything in proportion to it is allocated.
+	MaxEvents, MaxBytes int64
+	// Progress, if set, is called now and then during a run with the
+	// number of results arrived so far (of Jobs()).
+	Progress func(results int)
 }
 
 // MaxWorkers bounds a farm before anything is allocated.
@@ -156,6 +163,10 @@ func (c *Config) meanJobTime() float64 {
 	return sum / float64(len(JobLengths))
 }
 
+// Jobs is the number of jobs of a run: TotalJobs, or Workers times the
+// jobs per worker (100, the thesis's list once, unless JobsPerWorker).
+func (c *Config) Jobs() int { return c.jobs() }
+
 func (c *Config) jobs() int {
 	if c.TotalJobs > 0 {
 		return c.TotalJobs
@@ -178,47 +189,28 @@ func (c *Config) depth() int {
 	return d
 }
 
-// children returns the number of child links of a worker processor (in a
-// tree, leaves have none).
-func (c *Config) childLinks() int {
+// farmerLinks is the number of links out of the farmer: one on a line,
+// three on a tree.
+func (c *Config) farmerLinks() int {
 	if c.Layout == Line {
 		return 1
 	}
 	return 3
 }
 
-// jobSlots counts the places a job can wait in the farm: the worker's own
-// and its harness's J and P slots (Section 4.11.2's "buffer slots").
-func (c *Config) jobSlots() int {
-	return c.Workers * (1 + c.Harness.J + c.Harness.P*c.childLinks())
+// childLinks is the number of links from a worker to its children over the
+// whole farm: w − 1 on a line (the last worker has none), w − 3 on a full
+// ternary tree (every worker but the top three hangs below another; the
+// leaves have none).
+func (c *Config) childLinks() int {
+	return c.Workers - c.farmerLinks()
 }
 
-// Validate checks the configuration; errors name the field.
-func (c *Config) Validate() error {
-	h := c.Harness
-	switch {
-	case c.Workers < 1 || c.Workers > MaxWorkers:
-		return fmt.Errorf("day: workers = %d, want 1..%d", c.Workers, MaxWorkers)
-	case c.Layout == Tree && !fullTernary(c.Workers):
-		return fmt.Errorf("day: workers = %d: a ternary tree needs full levels (3, 12, 39, 120, ...)", c.Workers)
-	case h.J < 1 || h.P < 0 || h.R < 1 || h.Q < 0:
-		return fmt.Errorf("day: harness slots J=%d P=%d R=%d Q=%d, want J, R >= 1 and P, Q >= 0", h.J, h.P, h.R, h.Q)
-	case !(c.MessageBytes >= 0) || math.IsInf(c.MessageBytes, 0) || !(c.ResultBytes >= 0) || math.IsInf(c.ResultBytes, 0):
-		return fmt.Errorf("day: message bytes %g, result bytes %g: want finite sizes >= 0", c.MessageBytes, c.ResultBytes)
-	case c.DelayLoop < 0 || c.DelayLoop == 0 && (!(c.JobTime > 0) || math.IsInf(c.JobTime, 0)):
-		return fmt.Errorf("day: job time %g (delay loop %d): want a job time > 0 or a delay loop > 0", c.JobTime, c.DelayLoop)
-	case !(c.Bandwidth > 0) || math.IsInf(c.Bandwidth, 0):
-		return fmt.Errorf("day: bandwidth %g, want > 0 bytes/s", c.Bandwidth)
-	case !(c.SetupBytes >= 0) || !(c.SetupTime >= 0) || math.IsInf(c.SetupBytes+c.SetupTime, 0):
-		return fmt.Errorf("day: setup %g bytes / %g s, want >= 0", c.SetupBytes, c.SetupTime)
-	case c.BidirectionalFactor < 0 || c.BidirectionalFactor > 1:
-		return fmt.Errorf("day: bidirectional factor %g, want in (0, 1]", c.BidirectionalFactor)
-	case !(c.FarmerCost >= 0) || !(c.CPUPerMessage >= 0) || math.IsInf(c.FarmerCost+c.CPUPerMessage, 0):
-		return fmt.Errorf("day: farmer cost %g, CPU per message %g: want >= 0", c.FarmerCost, c.CPUPerMessage)
-	case c.JobsPerWorker < 0 || c.jobs() > 100_000_000:
-		return fmt.Errorf("day: %d jobs, want at most 10^8", c.jobs())
-	}
-	return nil
+// jobSlots counts the places a job can wait in the farm, as simulated: per
+// worker its own job and the harness's J slots, and P slots per link to a
+// child (Section 4.11.2's "buffer slots").
+func (c *Config) jobSlots() int {
+	return c.Workers*(1+c.Harness.J) + c.Harness.P*c.childLinks()
 }
 
 func fullTernary(w int) bool {

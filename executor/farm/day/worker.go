@@ -1,0 +1,152 @@
+package day
+
+import (
+	"fmt"
+
+	"github.com/dlsched/dlsched/executor"
+)
+
+// worker is the state of a worker processor's harness, in slots.
+type worker struct {
+	id       int
+	cpu      *executor.CPU
+	sig      signal
+	children []*worker
+	jobs     executor.FIFO[job] // jobs in J slots, ready
+	jUsed    int                // J slots occupied (ready, reserved, leaving)
+	pJobs    []executor.FIFO[job]
+	pUsed    []int
+	results  executor.FIFO[job] // results in R slots, ready
+	rUsed    int
+	q        []executor.FIFO[job] // inbound result slots per inbound link
+	qUsed    []int
+	waiting  bool // the worker asks for a job
+	deposit  bool // the worker waits to deposit a result
+	done     int
+	first    float64
+	started  bool
+}
+
+// spawnHarness starts a worker processor's processes: the worker, and the
+// splitter and the collector where its harness has them.
+func (f *farm) spawnHarness(x *worker) {
+	name := fmt.Sprintf("worker %d", x.id+1)
+	wt := newWaiter(f.sim, name, &x.sig)
+	f.sim.SpawnDaemon(name, func(p *executor.Proc) { f.work(p, wt, x) })
+	if f.h.P > 0 && len(x.children) > 0 {
+		name := fmt.Sprintf("splitter %d", x.id+1)
+		wt := newWaiter(f.sim, name, &x.sig)
+		f.sim.SpawnDaemon(name, func(p *executor.Proc) { f.splitter(p, wt, x) })
+	}
+	if f.h.Q > 0 && len(x.q) > 0 {
+		name := fmt.Sprintf("collector %d", x.id+1)
+		wt := newWaiter(f.sim, name, &x.sig)
+		f.sim.SpawnDaemon(name, func(p *executor.Proc) { f.collector(p, wt, x) })
+	}
+}
+
+// work is the worker process: it takes the oldest job in its J slots
+// (with distant-first priority only when no child link can take it),
+// computes, deposits the result when a collector slot is free, and only
+// then asks for the next job.
+func (f *farm) work(p *executor.Proc, wt *waiter, x *worker) {
+	distant := f.c.DistantFirst
+	for {
+		x.waiting = true
+		x.sig.notify()
+		wt.until(p, func() bool { return x.jobs.Len() > 0 && (!distant || !x.childCanTake(f.h)) })
+		jb := x.jobs.Pop()
+		x.jUsed--
+		x.waiting = false
+		if !x.started {
+			x.started, x.first = true, p.Now()
+		}
+		x.sig.notify()
+		x.cpu.Compute(p, jb.time, executor.Low)
+		x.done++
+		jb.worker = x.id
+		x.deposit = true
+		x.sig.notify()
+		wt.until(p, func() bool { return x.rUsed < f.h.R })
+		x.rUsed++
+		x.results.Push(jb)
+		x.deposit = false
+		x.sig.notify()
+	}
+}
+
+// splitter commits jobs from the J slots to the child links' P slots,
+// round-robin, after the local worker (unless distant first).
+func (f *farm) splitter(p *executor.Proc, wt *waiter, x *worker) {
+	rr, local := 0, !f.c.DistantFirst
+	for {
+		pick := -1
+		wt.until(p, func() bool {
+			if x.jobs.Len() == 0 || (x.waiting && local) {
+				return false
+			}
+			pick = x.freeLink(rr, f.h.P)
+			return pick >= 0
+		})
+		rr = (pick + 1) % len(x.children)
+		x.pJobs[pick].Push(x.jobs.Pop())
+		x.jUsed--
+		x.pUsed[pick]++
+		x.sig.notify()
+	}
+}
+
+// freeLink returns the first child link from rr on (round-robin) with a
+// free committed slot, or -1.
+func (x *worker) freeLink(rr, slots int) int {
+	for i := range x.children {
+		if l := (rr + i) % len(x.children); x.pUsed[l] < slots {
+			return l
+		}
+	}
+	return -1
+}
+
+// collector moves results from the inbound result slots to the collector
+// slots, round-robin over the inbound links, the local worker's result
+// first ("The collector process gives the local worker priority").
+func (f *farm) collector(p *executor.Proc, wt *waiter, x *worker) {
+	rr := 0
+	for {
+		pick := -1
+		wt.until(p, func() bool {
+			if x.rUsed >= f.h.R || x.deposit {
+				return false
+			}
+			pick = x.fullInbound(rr)
+			return pick >= 0
+		})
+		rr = (pick + 1) % len(x.q)
+		x.results.Push(x.q[pick].Pop())
+		x.qUsed[pick]--
+		x.rUsed++
+		x.sig.notify()
+	}
+}
+
+// fullInbound returns the first inbound result link from rr on with a
+// result waiting, or -1.
+func (x *worker) fullInbound(rr int) int {
+	for i := range x.q {
+		if l := (rr + i) % len(x.q); x.q[l].Len() > 0 {
+			return l
+		}
+	}
+	return -1
+}
+
+// childCanTake reports whether a child link of x could take a job now
+// (for distant-first priority).
+func (x *worker) childCanTake(h Harness) bool {
+	for l, ch := range x.children {
+		if h.P > 0 && x.pUsed[l] < h.P || h.P == 0 && ch.jUsed < h.J {
+			return true
+		}
+	}
+	return false
+}
