@@ -58,8 +58,15 @@ type Machine struct {
 	Policy    Policy
 	NoRealloc bool
 	NoEager   bool
-	// MaxEvents bounds a run (0: none).
+	// BytesPerTime is the result bus's rate for the data a result carries
+	// (graph.Node.Data): a transfer holds the bus ResultBus + Data /
+	// BytesPerTime. 0 leaves the data out.
+	BytesPerTime float64
+	// MaxEvents bounds a run (0: none); MaxBytes refuses, before anything
+	// in proportion to the graph is built, a run whose Estimate exceeds it
+	// (0: none). CheckSize applies both.
 	MaxEvents int64
+	MaxBytes  int64
 }
 
 // MaxPEs bounds the machine.
@@ -74,6 +81,10 @@ func (m *Machine) Validate() error {
 		return fmt.Errorf("dataflow: scheduler delay %g, want a finite time >= 0", m.SchedulerDelay)
 	case !(m.ResultBus >= 0) || !(m.AckBus >= 0) || !(m.IStructureBus >= 0) || math.IsInf(m.ResultBus+m.AckBus+m.IStructureBus, 0):
 		return fmt.Errorf("dataflow: bus times %g, %g, %g: want finite times >= 0", m.ResultBus, m.AckBus, m.IStructureBus)
+	case !(m.BytesPerTime >= 0) || math.IsInf(m.BytesPerTime, 0):
+		return fmt.Errorf("dataflow: Machine.BytesPerTime %g: want a finite rate >= 0 (0: data not charged)", m.BytesPerTime)
+	case m.MaxEvents < 0 || m.MaxBytes < 0:
+		return fmt.Errorf("dataflow: Machine.MaxEvents %d, Machine.MaxBytes %d: want limits >= 0 (0: none)", m.MaxEvents, m.MaxBytes)
 	}
 	return nil
 }
@@ -178,10 +189,23 @@ func Run(ctx context.Context, g *graph.Graph, cfg *Machine) (*Result, error) {
 	if cfg.Policy != Dynamic && len(g.Loops) > 0 {
 		return nil, &InputError{fmt.Errorf("dataflow: the %s policy is defined here for loop-free graphs (the graph has %d loops)", cfg.Policy, len(g.Loops))}
 	}
+	if err := cfg.CheckSize(g); err != nil {
+		return nil, &InputError{err}
+	}
 	u, err := unroll(g)
 	if err != nil {
 		return nil, &InputError{err}
 	}
+	m := newMachine(g, u, cfg)
+	if err := m.sim.Run(ctx); err != nil {
+		return nil, fmt.Errorf("dataflow: simulation: %w", err)
+	}
+	return m.result(), nil
+}
+
+// newMachine builds the machine's state, its PEs and buses, and queues
+// the first scheduler run.
+func newMachine(g *graph.Graph, u *unrolled, cfg *Machine) *machine {
 	sim := executor.NewSim(executor.SimConfig{MaxEvents: cfg.MaxEvents})
 	m := &machine{cfg: cfg, g: g, u: u, sim: sim, written: map[string]int{}, readers: map[string][]int{}, bound: map[int]int{},
 		res: &Result{PEBusy: make([]float64, cfg.PEs), BusBusy: map[string]float64{}, IStructureErrors: []IStructureError{}},
@@ -192,9 +216,7 @@ func Run(ctx context.Context, g *graph.Graph, cfg *Machine) (*Result, error) {
 		}}
 	m.left = len(u.inst)
 	for _, in := range u.inst {
-		if in.need == 0 {
-			in.enabled = true
-		}
+		in.enabled = in.need == 0 && !in.anyOp
 	}
 	for i := 0; i < cfg.PEs; i++ {
 		p := &pe{idx: i, current: -1, bound: -1, outer: -1, free: true,
@@ -216,7 +238,7 @@ func Run(ctx context.Context, g *graph.Graph, cfg *Machine) (*Result, error) {
 	case Static:
 		m.deal(m.order(nil))
 	case Quasi:
-		m.partition()
+		m.parts = quasiPartitions(g, cfg.PEs) // loop-free: instance i is node i
 	}
 	for _, in := range u.inst {
 		if in.enabled {
@@ -224,7 +246,6 @@ func Run(ctx context.Context, g *graph.Graph, cfg *Machine) (*Result, error) {
 		}
 	}
 	for _, p := range m.pes {
-		p := p
 		sim.SpawnDaemon(fmt.Sprintf("PE %d", p.idx+1), func(pr *executor.Proc) { m.peLoop(pr, p) })
 	}
 	sim.At(0, func() {
@@ -233,13 +254,15 @@ func Run(ctx context.Context, g *graph.Graph, cfg *Machine) (*Result, error) {
 		}
 		m.dispatch()
 	})
-	if err := sim.Run(ctx); err != nil {
-		return nil, fmt.Errorf("dataflow: simulation: %w", err)
-	}
+	return m
+}
+
+// result gathers what the run observed.
+func (m *machine) result() *Result {
 	r := m.res
-	r.Events = sim.Events()
+	r.Events = m.sim.Events()
 	r.Completed = m.left == 0
-	for _, in := range u.inst {
+	for _, in := range m.u.inst {
 		if in.pending && !in.done {
 			r.PendingReads++
 		}
@@ -256,9 +279,9 @@ func Run(ctx context.Context, g *graph.Graph, cfg *Machine) (*Result, error) {
 		r.BusBusy[name] = b.Stats().Busy
 	}
 	if r.Makespan > 0 {
-		r.Utilisation = 100 * total / (float64(cfg.PEs) * r.Makespan)
+		r.Utilisation = 100 * total / (float64(m.cfg.PEs) * r.Makespan)
 	}
-	return r, nil
+	return r
 }
 
 func (m *machine) less(a, b int) bool {
@@ -310,22 +333,30 @@ func (m *machine) deal(order []int) {
 	}
 	for k, i := range order {
 		m.pes[k%len(m.pes)].set = append(m.pes[k%len(m.pes)].set, i)
+		m.u.inst[i].dealt = true // allotted to a PE: it captures results itself
 	}
 }
 
-// partition cuts the levels into consecutive bands of at least 4p
-// instances (the quasi-dynamic policy's partitions).
-func (m *machine) partition() {
-	order := m.order(nil)
+// quasiPartitions cuts the nodes of a loop-free graph, in (level, id)
+// order, into partitions of consecutive levels holding at least 4p nodes
+// each (the quasi-dynamic policy's partitions; the last may hold fewer).
+func quasiPartitions(g *graph.Graph, p int) [][]int {
+	lv := g.Levels()
+	order := make([]int, len(g.Nodes))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return lv[order[a]] < lv[order[b]] })
+	var parts [][]int
 	var cur []int
-	for k, i := range order {
-		cur = append(cur, i)
-		last := k == len(order)-1
-		if last || (len(cur) >= 4*len(m.pes) && m.u.inst[order[k+1]].level != m.u.inst[i].level) {
-			m.parts = append(m.parts, cur)
+	for k, v := range order {
+		cur = append(cur, v)
+		if k == len(order)-1 || (len(cur) >= 4*p && lv[order[k+1]] != lv[v]) {
+			parts = append(parts, cur)
 			cur = nil
 		}
 	}
+	return parts
 }
 
 func (m *machine) startPartition() {
@@ -403,8 +434,7 @@ func (m *machine) execute(pr *executor.Proc, p *pe, a assignment) {
 		m.transfer(pr, "istructure", m.cfg.IStructureBus)
 		m.write(pr, in)
 	} else {
-		m.transfer(pr, "result", m.cfg.ResultBus)
-		m.transfer(pr, "ack", m.cfg.AckBus)
+		m.broadcast(pr, in)
 	}
 	p.working = false
 	m.finish(pr, in)
@@ -414,6 +444,59 @@ func (m *machine) execute(pr *executor.Proc, p *pe, a assignment) {
 		return
 	}
 	m.release(p)
+}
+
+// broadcast sends a result on the result bus (with the data it carries,
+// when the bus has a rate) and waits for its acknowledgement. The
+// scheduler acknowledges, after its constant delay, when it holds a
+// consumer or the result is an output of the graph ("the scheduler picks
+// up the result and updates the appropriate node(s). Following this, the
+// scheduler sends acknowledgement"; Section 3.2: "Each of these
+// operations takes finite time ... a constant delay"); otherwise the PEs
+// holding the consumers capture it and acknowledge. Either way one
+// transfer on the acknowledgement bus (docs/dataflow.md).
+func (m *machine) broadcast(pr *executor.Proc, in *instance) {
+	t := m.cfg.ResultBus
+	if m.cfg.BytesPerTime > 0 {
+		t += in.data / m.cfg.BytesPerTime
+	}
+	m.transfer(pr, "result", t)
+	if m.cfg.SchedulerDelay > 0 && m.schedulerAcks(in) {
+		pr.Wait(m.cfg.SchedulerDelay)
+	}
+	m.transfer(pr, "ack", m.cfg.AckBus)
+}
+
+// schedulerAcks reports whether the scheduler takes part in acknowledging
+// in's result: it is an output of the graph, or a consumer still waiting
+// for the result is not allotted to a PE (a PE bound to the consumer's
+// loop node captures it too).
+func (m *machine) schedulerAcks(in *instance) bool {
+	live := false
+	for _, list := range [][]int{in.succs, in.opSuccs} {
+		for _, si := range list {
+			s := m.u.inst[si]
+			if s.done || s.failed {
+				continue
+			}
+			if !m.held(s) {
+				return true
+			}
+			live = true
+		}
+	}
+	return !live // an output of the graph, or no consumer left
+}
+
+// held reports whether a PE holds instance s: allocated to it, dealt to
+// its set before the start (static and quasi-dynamic), or the PE bound to
+// s's loop node in the same loop run.
+func (m *machine) held(s *instance) bool {
+	if s.allocated >= 0 || s.dealt {
+		return true
+	}
+	q, ok := m.bound[s.node]
+	return ok && m.pes[q].outer == s.outer && s.outer >= 0
 }
 
 func (m *machine) loopRunning(outer int) bool { return outer >= 0 && m.u.outerSize[outer] > 0 }
@@ -459,20 +542,15 @@ func (m *machine) finish(pr *executor.Proc, in *instance) {
 		m.cancel(ci)
 	}
 	for _, si := range in.succs {
-		s := m.u.inst[si]
-		if s.done || s.failed {
-			continue
-		}
-		if s.need > 0 {
+		if s := m.u.inst[si]; !s.done && !s.failed && s.need > 0 {
 			s.need--
+			m.enable(s)
 		}
-		if s.need == 0 && !s.enabled {
-			s.enabled = true
-			if s.allocated >= 0 {
-				m.pes[s.allocated].kick.Put(struct{}{})
-			} else if !s.pending {
-				m.push(si)
-			}
+	}
+	for _, si := range in.opSuccs { // a merge fires on its first operand
+		if s := m.u.inst[si]; !s.done && !s.failed && s.anyOp {
+			s.anyOp = false
+			m.enable(s)
 		}
 	}
 	if in.outer >= 0 {
@@ -491,6 +569,20 @@ func (m *machine) finish(pr *executor.Proc, in *instance) {
 	}
 	if m.left == 0 {
 		m.sim.Stop()
+	}
+}
+
+// enable makes s enabled once every dependency has arrived: the PE
+// holding it (eagerly) is kicked, or it joins the ready list.
+func (m *machine) enable(s *instance) {
+	if s.need > 0 || s.anyOp || s.enabled {
+		return
+	}
+	s.enabled = true
+	if s.allocated >= 0 {
+		m.pes[s.allocated].kick.Put(struct{}{})
+	} else if !s.pending {
+		m.push(s.idx)
 	}
 }
 
@@ -567,14 +659,14 @@ func (m *machine) dispatch() {
 // (level, node) order, loop nodes to the PE already holding them, and,
 // when nothing enabled is left, allocates not-yet-enabled nodes eagerly.
 func (m *machine) schedule() {
-	if m.cfg.Policy != Dynamic {
-		m.dispatchStatic()
-		return
-	}
 	if m.cfg.Barrier {
 		for m.level < len(m.levelN) && m.levelN[m.level] == 0 {
 			m.level++
 		}
+	}
+	if m.cfg.Policy != Dynamic {
+		m.dispatchStatic()
+		return
 	}
 	for k := 0; k < len(m.ready); {
 		i := m.ready[k]
@@ -715,7 +807,7 @@ func (m *machine) dispatchStatic() {
 		}
 		for _, i := range p.set {
 			in := m.u.inst[i]
-			if in.enabled && !in.done && in.allocated < 0 && !in.pending && !in.failed {
+			if in.enabled && !in.done && in.allocated < 0 && !in.pending && !in.failed && (!m.cfg.Barrier || in.level == m.level) {
 				m.assign(p, i, false)
 				break
 			}

@@ -12,6 +12,7 @@ import (
 	"io"
 	"math"
 	"sort"
+	"strconv"
 
 	gg "gonum.org/v1/gonum/graph"
 	"gonum.org/v1/gonum/graph/simple"
@@ -36,8 +37,12 @@ type Node struct {
 	ID   int     `json:"id"`
 	Kind Kind    `json:"kind,omitempty"`
 	Time float64 `json:"time"`
-	// Loc is the I-structure location of a read or write.
+	// Loc is the I-structure location of a read or write: a name or an
+	// address (the JSON format takes a string or an integer).
 	Loc string `json:"loc,omitempty"`
+	// Data is the size of the result the node broadcasts (bytes; 0: not
+	// modelled), charged on the result bus at the machine's rate.
+	Data float64 `json:"data,omitempty"`
 }
 
 // Edge carries a value from From to To; a Back edge carries it to the
@@ -152,17 +157,43 @@ func ReadJSON(r io.Reader) (*Graph, error) {
 	return &g, nil
 }
 
-// UnmarshalJSON defaults a missing node time to 1.
+// UnmarshalJSON defaults a missing node time to 1 and reads the location
+// as a string or an integer address.
 func (n *Node) UnmarshalJSON(b []byte) error {
 	type plain Node
-	p := plain{Time: 1}
+	aux := struct {
+		plain
+		Loc json.RawMessage `json:"loc"`
+	}{plain: plain{Time: 1}}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&p); err != nil {
+	if err := dec.Decode(&aux); err != nil {
 		return err
 	}
-	*n = Node(p)
+	*n = Node(aux.plain)
+	loc, err := parseLoc(aux.Loc)
+	if err != nil {
+		return fmt.Errorf("node %d: %w", n.ID, err)
+	}
+	n.Loc = loc
 	return nil
+}
+
+// parseLoc reads a location: a JSON string, or an integer (an address,
+// written in decimal: 12, 12.0 and 1.2e1 are the same location).
+func parseLoc(raw json.RawMessage) (string, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err == nil {
+		return s, nil
+	}
+	var x float64
+	if err := json.Unmarshal(raw, &x); err != nil || x != math.Trunc(x) || math.Abs(x) > 1<<53 {
+		return "", fmt.Errorf("loc %s: want a string or an integer address", truncate(raw))
+	}
+	return strconv.FormatInt(int64(x), 10), nil
 }
 
 // WriteJSON writes the graph in the JSON format.
@@ -201,6 +232,9 @@ func (g *Graph) Validate() error {
 		}
 		if !(nd.Time >= 0) || math.IsInf(nd.Time, 0) {
 			return fmt.Errorf("graph: node %d: time %g, want a finite time >= 0", i, nd.Time)
+		}
+		if !(nd.Data >= 0) || math.IsInf(nd.Data, 0) {
+			return fmt.Errorf("graph: node %d: data %g, want a finite size >= 0", i, nd.Data)
 		}
 	}
 	for _, e := range g.Edges {
@@ -355,6 +389,7 @@ func (g *Graph) inside(a, b int) bool {
 
 func (g *Graph) validateConds() error {
 	n := len(g.Nodes)
+	listed := map[int]bool{}
 	for k, c := range g.Conds {
 		if c.Decision < 0 || c.Decision >= n || g.Nodes[c.Decision].Kind != Decision {
 			return fmt.Errorf("graph: conditional %d: node %d is not a decision node", k, c.Decision)
@@ -373,6 +408,45 @@ func (g *Graph) validateConds() error {
 			if g.Nodes[v].Kind != Merge {
 				return fmt.Errorf("graph: conditional %d: node %d is listed as a merge but has kind %s", k, v, g.Nodes[v].Kind)
 			}
+			listed[v] = true
+		}
+		if err := g.validateBranches(k); err != nil {
+			return err
+		}
+	}
+	for v, nd := range g.Nodes {
+		if nd.Kind == Merge && !listed[v] {
+			return fmt.Errorf("graph: node %d: a merge that no conditional lists in its merge (a merge joins a conditional's branches)", v)
+		}
+	}
+	return nil
+}
+
+// validateBranches checks conditional k's branches: disjoint, and every
+// forward edge that leaves a branch goes to one of its merges (a value of
+// one branch exists only when that branch is taken).
+func (g *Graph) validateBranches(k int) error {
+	c := &g.Conds[k]
+	side := map[int]string{}
+	for _, v := range c.Then {
+		side[v] = "then"
+	}
+	for _, v := range c.Else {
+		if side[v] == "then" {
+			return fmt.Errorf("graph: conditional %d: node %d is in both branches", k, v)
+		}
+		side[v] = "else"
+	}
+	merge := map[int]bool{}
+	for _, v := range c.Merge {
+		merge[v] = true
+		if side[v] != "" {
+			return fmt.Errorf("graph: conditional %d: merge node %d is also in its %s branch", k, v, side[v])
+		}
+	}
+	for _, e := range g.Edges {
+		if s := side[e.From]; s != "" && !e.Back && side[e.To] != s && !merge[e.To] {
+			return fmt.Errorf("graph: conditional %d: edge [%d, %d] leaves the %s branch to a node that is not its merge", k, e.From, e.To, s)
 		}
 	}
 	return nil
