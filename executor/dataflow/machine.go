@@ -76,11 +76,11 @@ const MaxPEs = 100_000
 func (m *Machine) Validate() error {
 	switch {
 	case m.PEs < 1 || m.PEs > MaxPEs:
-		return fmt.Errorf("dataflow: pes = %d, want 1..%d", m.PEs, MaxPEs)
+		return fmt.Errorf("dataflow: Machine.PEs = %d, want 1..%d", m.PEs, MaxPEs)
 	case !(m.SchedulerDelay >= 0) || math.IsInf(m.SchedulerDelay, 0):
-		return fmt.Errorf("dataflow: scheduler delay %g, want a finite time >= 0", m.SchedulerDelay)
+		return fmt.Errorf("dataflow: Machine.SchedulerDelay %g, want a finite time >= 0", m.SchedulerDelay)
 	case !(m.ResultBus >= 0) || !(m.AckBus >= 0) || !(m.IStructureBus >= 0) || math.IsInf(m.ResultBus+m.AckBus+m.IStructureBus, 0):
-		return fmt.Errorf("dataflow: bus times %g, %g, %g: want finite times >= 0", m.ResultBus, m.AckBus, m.IStructureBus)
+		return fmt.Errorf("dataflow: Machine.ResultBus, AckBus, IStructureBus %g, %g, %g: want finite times >= 0", m.ResultBus, m.AckBus, m.IStructureBus)
 	case !(m.BytesPerTime >= 0) || math.IsInf(m.BytesPerTime, 0):
 		return fmt.Errorf("dataflow: Machine.BytesPerTime %g: want a finite rate >= 0 (0: data not charged)", m.BytesPerTime)
 	case m.MaxEvents < 0 || m.MaxBytes < 0:
@@ -187,7 +187,12 @@ func Run(ctx context.Context, g *graph.Graph, cfg *Machine) (*Result, error) {
 		return nil, &InputError{err}
 	}
 	if cfg.Policy != Dynamic && len(g.Loops) > 0 {
-		return nil, &InputError{fmt.Errorf("dataflow: the %s policy is defined here for loop-free graphs (the graph has %d loops)", cfg.Policy, len(g.Loops))}
+		return nil, &InputError{fmt.Errorf("dataflow: Machine.Policy %s is defined here for loop-free graphs (the graph has %d loops)", cfg.Policy, len(g.Loops))}
+	}
+	if cfg.Barrier && len(g.Loops) > 0 {
+		// an iteration's nodes share their levels with the next iteration's,
+		// which waits for a later level of this one
+		return nil, &InputError{fmt.Errorf("dataflow: Machine.Barrier (level by level) is defined for loop-free graphs (the graph has %d loops)", len(g.Loops))}
 	}
 	if err := cfg.CheckSize(g); err != nil {
 		return nil, &InputError{err}

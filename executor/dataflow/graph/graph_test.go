@@ -35,10 +35,31 @@ func TestReadJSONAndValidation(t *testing.T) {
 		`{"nodes": [{"id": 0, "kind": "read"}], "edges": []}`:                                                                                                                "without a loc",
 		`{"nodes": [], "edges": []}`:                                                                                                                                         "no nodes",
 		`{"nodes": [{"id": 0}], "edges": [], "extra": 1}`:                                                                                                                    "unknown field",
+		`{"nodes": [{"id": 0, "kind": "read", "loc": 1.5}], "edges": []}`:                                                                                                    "node 0: loc 1.5: want a string or an integer address",
+		`{"nodes": [{"id": 0, "kind": "write", "loc": true}], "edges": []}`:                                                                                                  "loc true",
+		`{"nodes": [{"id": 0}, {"id": 1, "kind": "merge"}], "edges": [[0, 1]]}`:                                                                                              "node 1: a merge that no conditional lists",
+		`{"nodes": [{"id": 0, "kind": "decision"}, {"id": 1}, {"id": 2}, {"id": 3, "kind": "merge"}], "edges": [[0, 1], [1, 2], [1, 3]], "conds": [{"decision": 0, "then": [1], "else": [], "merge": [3]}]}`: "edge [1, 2] leaves the then branch",
+		`{"nodes": [{"id": 0, "kind": "decision"}, {"id": 1}, {"id": 2, "kind": "merge"}], "edges": [[0, 1], [1, 2]], "conds": [{"decision": 0, "then": [1], "else": [1], "merge": [2]}]}`:                   "node 1 is in both branches",
+		`{"nodes": [{"id": 0, "data": -1}], "edges": []}`: "data -1",
 	}
 	for js, want := range bad {
 		if _, err := ReadJSON(strings.NewReader(js)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want one mentioning %q", js, err, want)
+		}
+	}
+}
+
+// An I-structure location is a name or an integer address (issue 28):
+// 12, 12.0 and 1.2e1 name the same location, written back as "12".
+func TestLocNumberOrString(t *testing.T) {
+	g, err := ReadJSON(strings.NewReader(`{"nodes": [{"id": 0, "kind": "write", "loc": 12}, {"id": 1, "kind": "read", "loc": 1.2e1},
+		{"id": 2, "kind": "read", "loc": "12"}, {"id": 3, "kind": "read", "loc": "a"}], "edges": []}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{"12", "12", "12", "a"} {
+		if g.Nodes[i].Loc != want {
+			t.Errorf("node %d: loc %q, want %q", i, g.Nodes[i].Loc, want)
 		}
 	}
 }
