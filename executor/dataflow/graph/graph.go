@@ -254,6 +254,15 @@ func (g *Graph) Validate() error {
 	return g.validateConds()
 }
 
+// CycleError is a cycle of forward edges: Nodes are the nodes of one
+// strongly connected component, in increasing order.
+type CycleError struct{ Nodes []int }
+
+// Error implements error.
+func (e *CycleError) Error() string {
+	return fmt.Sprintf("graph: cycle without a back edge through nodes %v", e.Nodes)
+}
+
 // forwardOrder returns a topological order of the forward edges.
 func (g *Graph) forwardOrder() ([]int, error) {
 	dg := simple.NewDirectedGraph()
@@ -280,7 +289,7 @@ func (g *Graph) forwardOrder() ([]int, error) {
 			}
 			sort.Ints(cyc)
 		}
-		return nil, fmt.Errorf("graph: cycle without a back edge through nodes %v", cyc)
+		return nil, &CycleError{Nodes: cyc}
 	}
 	out := make([]int, len(sorted))
 	for i, nd := range sorted {
