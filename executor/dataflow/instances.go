@@ -35,7 +35,9 @@ type instance struct {
 
 	// state
 	enabled   bool
-	allocated int // PE index or -1
+	allocated int  // PE index or -1
+	queued    bool // in the ready list, under stamp
+	stamp     int
 	dealt     bool
 	eager     bool
 	done      bool
@@ -84,7 +86,7 @@ type unroller struct {
 // arrived. Every instance of a branch node in the iteration of a decision
 // instance hangs on that decision instance.
 func unroll(g *graph.Graph) (*unrolled, error) {
-	if n, _ := unrolledSize(g); n > maxInstances {
+	if n := GraphSizes(g).Instances; n > maxInstances {
 		return nil, fmt.Errorf("dataflow: the loops unroll to %.4g node instances, more than %d", n, maxInstances)
 	}
 	r := &unroller{g: g, loopsOf: g.LoopsOf(), u: &unrolled{byNode: make([][]int, len(g.Nodes)), outerSize: map[int]int{}},

@@ -67,6 +67,9 @@ type Machine struct {
 	// (0: none). CheckSize applies both.
 	MaxEvents int64
 	MaxBytes  int64
+	// Progress, when set, is called with the number of node instances
+	// finished, every few thousand and at the end.
+	Progress func(done int)
 }
 
 // MaxPEs bounds the machine.
@@ -144,23 +147,27 @@ type assignment struct {
 
 // machine is the state of one run.
 type machine struct {
-	cfg     *Machine
-	g       *graph.Graph
-	u       *unrolled
-	sim     *executor.Sim
-	pes     []*pe
-	buses   map[string]*executor.Resource
-	res     *Result
-	ready   []int // enabled, unallocated instances (kept sorted)
-	left    int   // instances not done
-	written map[string]int
-	readers map[string][]int
-	bound   map[int]int // loop node -> PE
-	level   int         // barrier mode: current level
-	levelN  []int       // barrier mode: instances left per level
-	parts   [][]int     // quasi: instance partitions
-	part    int
-	waiting int // PEs waiting to start the next quasi partition
+	cfg   *Machine
+	g     *graph.Graph
+	u     *unrolled
+	sim   *executor.Sim
+	pes   []*pe
+	buses map[string]*executor.Resource
+	res   *Result
+	ready []readyEntry // enabled, unallocated instances (kept sorted)
+	stale int          // stale entries in ready
+	// free and revoke are the free PEs (in index order) and the PEs
+	// holding revocable nodes (latest node first) during one scheduler run.
+	free, revoke []*pe
+	left         int // instances not done
+	written      map[string]int
+	readers      map[string][]int
+	bound        map[int]int // loop node -> PE
+	level        int         // barrier mode: current level
+	levelN       []int       // barrier mode: instances left per level
+	parts        [][]int     // quasi: instance partitions
+	part         int
+	waiting      int // PEs waiting to start the next quasi partition
 	// eagerOrder lists every instance in (level, node) order; eagerFrom
 	// skips its prefix of finished instances.
 	eagerOrder []int
@@ -300,22 +307,53 @@ func (m *machine) less(a, b int) bool {
 	return a < b
 }
 
+// readyEntry is an entry of the ready list; it is stale unless its
+// instance is still queued with the same stamp (removal is lazy).
+type readyEntry struct{ inst, stamp int }
+
 // push inserts an enabled instance into the ready list, in (level, node,
 // instance) order.
 func (m *machine) push(i int) {
-	k := sort.Search(len(m.ready), func(j int) bool { return m.less(i, m.ready[j]) })
-	m.ready = append(m.ready, 0)
+	in := m.u.inst[i]
+	in.queued = true
+	in.stamp++
+	k := sort.Search(len(m.ready), func(j int) bool { return m.less(i, m.ready[j].inst) })
+	m.ready = append(m.ready, readyEntry{})
 	copy(m.ready[k+1:], m.ready[k:])
-	m.ready[k] = i
+	m.ready[k] = readyEntry{i, in.stamp}
 }
 
+// remove takes an instance off the ready list (its entry goes stale).
 func (m *machine) remove(i int) {
-	for k, x := range m.ready {
-		if x == i {
-			m.ready = append(m.ready[:k], m.ready[k+1:]...)
-			return
+	if in := m.u.inst[i]; in.queued {
+		in.queued = false
+		m.stale++
+	}
+}
+
+// live reports whether a ready-list entry still stands for its instance.
+func (m *machine) live(e readyEntry) bool {
+	in := m.u.inst[e.inst]
+	return in.queued && in.stamp == e.stamp
+}
+
+// compact drops the stale entries at the head of the list, and all of
+// them once they are half the list.
+func (m *machine) compact() {
+	for len(m.ready) > 0 && !m.live(m.ready[0]) {
+		m.ready = m.ready[1:]
+		m.stale--
+	}
+	if m.stale <= len(m.ready)/2 {
+		return
+	}
+	out := m.ready[:0]
+	for _, e := range m.ready {
+		if m.live(e) {
+			out = append(out, e)
 		}
 	}
+	m.ready, m.stale = out, 0
 }
 
 // order returns the instances of the given list (all when nil) in (level,
@@ -539,6 +577,9 @@ func (m *machine) write(pr *executor.Proc, in *instance) {
 func (m *machine) finish(pr *executor.Proc, in *instance) {
 	in.done = true
 	m.left--
+	if m.cfg.Progress != nil && (m.left%4096 == 0 || m.left == 0) {
+		m.cfg.Progress(len(m.u.inst) - m.left)
+	}
 	m.res.Makespan = pr.Now()
 	if m.cfg.Barrier {
 		m.levelN[in.level]--
@@ -673,43 +714,27 @@ func (m *machine) schedule() {
 		m.dispatchStatic()
 		return
 	}
-	for k := 0; k < len(m.ready); {
-		i := m.ready[k]
-		in := m.u.inst[i]
-		if m.cfg.Barrier && in.level != m.level {
-			k++
-			continue
+	m.compact()
+	m.free, m.revoke = m.free[:0], nil
+	for _, p := range m.pes {
+		if p.free {
+			m.free = append(m.free, p)
 		}
-		if q, ok := m.bound[in.node]; ok && m.pes[q].outer == in.outer {
-			if p := m.pes[q]; p.current < 0 {
-				m.assign(p, i, false) // the result is captured by the PE holding the node
-				continue
-			}
-			k++
-			continue
-		}
-		if p := m.freePE(); p != nil {
-			m.assign(p, i, true)
-			continue
-		}
-		if in.outer >= 0 && !m.cfg.NoRealloc {
-			if p := m.idleInLoop(in.outer); p != nil {
-				delete(m.bound, p.bound)
-				m.res.Reallocations++
-				m.assign(p, i, true)
-				continue
-			}
-		}
-		if p := m.revocable(in); p != nil {
-			old := p.current
-			m.u.inst[old].allocated = -1
-			m.u.inst[old].eager = false
-			m.assign(p, i, true)
-			p.kick.Put(struct{}{})
-			continue
-		}
-		k++
 	}
+	for k := 0; k < len(m.ready); k++ {
+		e := m.ready[k]
+		if !m.live(e) {
+			continue
+		}
+		in := m.u.inst[e.inst]
+		if m.cfg.Barrier && in.level != m.level {
+			break // sorted by level: nothing further is of this level
+		}
+		if !m.place(in) && len(m.free) == 0 && m.u.nouter == 0 && !m.revocable(in) {
+			break // no PE for this node, nor for any later one
+		}
+	}
+	m.compact()
 	if m.cfg.NoEager || m.cfg.Barrier {
 		return
 	}
@@ -723,8 +748,49 @@ func (m *machine) schedule() {
 	}
 }
 
+// place gives an enabled instance a PE if one is to be had: the PE bound
+// to its loop node, a free PE, an idle PE of its loop (same-loop
+// reallocation), or the PE of an eagerly allocated node that is not
+// enabled yet (the remedy of docs/dataflow.md).
+func (m *machine) place(in *instance) bool {
+	i := in.idx
+	if q, ok := m.bound[in.node]; ok && m.pes[q].outer == in.outer {
+		if p := m.pes[q]; p.current < 0 {
+			m.assign(p, i, false) // the result is captured by the PE holding the node
+			return true
+		}
+		return false
+	}
+	if p := m.freePE(); p != nil {
+		m.assign(p, i, true)
+		return true
+	}
+	if in.outer >= 0 && !m.cfg.NoRealloc {
+		if p := m.idleInLoop(in.outer); p != nil {
+			delete(m.bound, p.bound)
+			m.res.Reallocations++
+			m.assign(p, i, true)
+			return true
+		}
+	}
+	if m.revocable(in) {
+		p := m.revoke[0]
+		m.revoke = m.revoke[1:]
+		old := p.current
+		m.u.inst[old].allocated = -1
+		m.u.inst[old].eager = false
+		m.assign(p, i, true)
+		p.kick.Put(struct{}{})
+		return true
+	}
+	return false
+}
+
+// freePE takes the free PE of smallest index.
 func (m *machine) freePE() *pe {
-	for _, p := range m.pes {
+	for len(m.free) > 0 {
+		p := m.free[0]
+		m.free = m.free[1:]
 		if p.free {
 			return p
 		}
@@ -743,28 +809,25 @@ func (m *machine) idleInLoop(outer int) *pe {
 	return nil
 }
 
-// revocable returns a PE holding an eagerly allocated, not yet enabled,
-// non-loop node that an enabled node may take (the remedy for eager
-// allocation deadlocks; docs/dataflow.md): the latest in (level, node)
-// order.
-func (m *machine) revocable(in *instance) *pe {
-	var best *pe
-	for _, p := range m.pes {
-		if p.current < 0 || p.working {
-			continue
+// revocable reports whether an enabled instance may take the PE of an
+// eagerly allocated, not yet enabled, non-loop node (the remedy for eager
+// allocation deadlocks; docs/dataflow.md): m.revoke[0], the latest such
+// node in (level, node) order, must come after it. The candidates are
+// gathered once per scheduler run.
+func (m *machine) revocable(in *instance) bool {
+	if m.revoke == nil {
+		m.revoke = []*pe{}
+		for _, p := range m.pes {
+			if p.current < 0 || p.working {
+				continue
+			}
+			if c := m.u.inst[p.current]; c.eager && !c.enabled && c.outer < 0 {
+				m.revoke = append(m.revoke, p)
+			}
 		}
-		c := m.u.inst[p.current]
-		if !c.eager || c.enabled || c.outer >= 0 {
-			continue
-		}
-		if best == nil || m.less(m.u.inst[best.current].idx, c.idx) {
-			best = p
-		}
+		sort.Slice(m.revoke, func(a, b int) bool { return m.less(m.revoke[b].current, m.revoke[a].current) })
 	}
-	if best != nil && m.less(in.idx, best.current) {
-		return best
-	}
-	return nil
+	return len(m.revoke) > 0 && m.less(in.idx, m.revoke[0].current)
 }
 
 // eagerCandidate is the first unallocated instance in (level, node) order

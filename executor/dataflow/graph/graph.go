@@ -13,10 +13,6 @@ import (
 	"math"
 	"sort"
 	"strconv"
-
-	gg "gonum.org/v1/gonum/graph"
-	"gonum.org/v1/gonum/graph/simple"
-	"gonum.org/v1/gonum/graph/topo"
 )
 
 // Kind is what a node does.
@@ -263,12 +259,13 @@ func (e *CycleError) Error() string {
 	return fmt.Sprintf("graph: cycle without a back edge through nodes %v", e.Nodes)
 }
 
-// forwardOrder returns a topological order of the forward edges.
+// forwardOrder returns a topological order of the forward edges (Kahn's
+// algorithm, sources in id order), or a *CycleError naming the nodes of
+// one cycle.
 func (g *Graph) forwardOrder() ([]int, error) {
-	dg := simple.NewDirectedGraph()
-	for i := range g.Nodes {
-		dg.AddNode(simple.Node(i))
-	}
+	n := len(g.Nodes)
+	indeg := make([]int, n)
+	succ := make([][]int, n)
 	for _, e := range g.Edges {
 		if e.Back {
 			continue
@@ -276,26 +273,58 @@ func (g *Graph) forwardOrder() ([]int, error) {
 		if e.From == e.To {
 			return nil, fmt.Errorf("graph: node %d depends on itself without a back edge", e.From)
 		}
-		dg.SetEdge(simple.Edge{F: simple.Node(e.From), T: simple.Node(e.To)})
+		succ[e.From] = append(succ[e.From], e.To)
+		indeg[e.To]++
 	}
-	sorted, err := topo.SortStabilized(dg, func(ns []gg.Node) {
-		sort.Slice(ns, func(a, b int) bool { return ns[a].ID() < ns[b].ID() })
-	})
-	if err != nil {
-		var cyc []int
-		if u, ok := err.(topo.Unorderable); ok && len(u) > 0 {
-			for _, nd := range u[0] {
-				cyc = append(cyc, int(nd.ID()))
-			}
-			sort.Ints(cyc)
+	order := make([]int, 0, n)
+	for v := range indeg {
+		if indeg[v] == 0 {
+			order = append(order, v)
 		}
-		return nil, &CycleError{Nodes: cyc}
 	}
-	out := make([]int, len(sorted))
-	for i, nd := range sorted {
-		out[i] = int(nd.ID())
+	for k := 0; k < len(order); k++ {
+		for _, w := range succ[order[k]] {
+			if indeg[w]--; indeg[w] == 0 {
+				order = append(order, w)
+			}
+		}
 	}
-	return out, nil
+	if len(order) < n {
+		return nil, &CycleError{Nodes: g.cycleAmong(indeg)}
+	}
+	return order, nil
+}
+
+// cycleAmong returns the nodes of one cycle among the nodes Kahn's
+// algorithm could not order (indeg > 0), in increasing order: walking
+// back along forward edges from such a node stays among them and must
+// come back to a node already seen.
+func (g *Graph) cycleAmong(indeg []int) []int {
+	pred := make([]int, len(g.Nodes))
+	for i := range pred {
+		pred[i] = -1
+	}
+	for _, e := range g.Edges {
+		if !e.Back && indeg[e.From] > 0 && indeg[e.To] > 0 {
+			pred[e.To] = e.From
+		}
+	}
+	v := 0
+	for indeg[v] == 0 {
+		v++
+	}
+	at := map[int]int{}
+	var walk []int
+	for {
+		if k, ok := at[v]; ok {
+			cyc := append([]int(nil), walk[k:]...)
+			sort.Ints(cyc)
+			return cyc
+		}
+		at[v] = len(walk)
+		walk = append(walk, v)
+		v = pred[v]
+	}
 }
 
 func (g *Graph) validateLoops() error {
@@ -564,4 +593,20 @@ func (g *Graph) TotalWork() float64 {
 		s += nd.Time
 	}
 	return s
+}
+
+// Read costs, measured as peak memory over file size with the whole file
+// in memory (docs/dataflow.md, Limits): the JSON formats about 9 times the
+// file, the Standard Task Graph format 22, DOT (gonum's parser and graph)
+// 40; each rounded up.
+var readFactor = map[string]float64{".json": 10, ".stg": 25, ".dot": 45, ".gv": 45}
+
+// ReadCost estimates the peak memory of reading a graph file of the given
+// extension (".json", ".stg", ".dot", ".gv") and size, before it is read.
+func ReadCost(ext string, size int64) float64 {
+	f, ok := readFactor[ext]
+	if !ok {
+		f = 45
+	}
+	return f * float64(size)
 }
