@@ -2,6 +2,7 @@ package dataflow
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/dlsched/dlsched/executor/dataflow/graph"
 )
@@ -361,4 +362,62 @@ func innermostCommon(a, b []int) int {
 		}
 	}
 	return best
+}
+
+// ideal returns the critical path of the executed program — its
+// instances without the failed branches, a merge waiting for the first
+// operand of its taken branch — and how many instances it executes: the
+// time with unlimited PEs and no delays (Section 3.1), a lower bound on
+// every run.
+func (u *unrolled) ideal() (cp float64, executed int) {
+	failed := make([]bool, len(u.inst))
+	for _, in := range u.inst {
+		for _, c := range in.cancels {
+			failed[c] = true
+		}
+	}
+	need := make([]int, len(u.inst))
+	start := make([]float64, len(u.inst))   // latest required operand
+	opFirst := make([]float64, len(u.inst)) // earliest branch operand
+	var queue []int
+	for i, in := range u.inst {
+		need[i] = in.need
+		if in.anyOp {
+			need[i]++
+			opFirst[i] = math.Inf(1)
+		}
+		if need[i] == 0 {
+			queue = append(queue, i)
+		}
+	}
+	for k := 0; k < len(queue); k++ {
+		in := u.inst[queue[k]]
+		fin := math.Max(start[in.idx], opFirst[in.idx])
+		if !failed[in.idx] {
+			fin += in.time
+			cp = math.Max(cp, fin)
+			executed++
+		}
+		release := func(s int, operand bool) {
+			if operand {
+				if opFirst[s] == math.Inf(1) {
+					need[s]--
+				}
+				opFirst[s] = math.Min(opFirst[s], fin)
+			} else {
+				start[s] = math.Max(start[s], fin)
+				need[s]--
+			}
+			if need[s] == 0 {
+				queue = append(queue, s)
+			}
+		}
+		for _, s := range in.succs {
+			release(s, false)
+		}
+		for _, s := range in.opSuccs {
+			release(s, true)
+		}
+	}
+	return cp, executed
 }

@@ -25,8 +25,11 @@ type Prediction struct {
 	EM float64 `json:"E_m"`
 	// TAv is T_av = Σ x_i·T_i (Section 3.4).
 	TAv float64 `json:"T_av"`
-	// EIdeal is the critical path: the time with unlimited PEs and no
-	// delays (Section 3.1's "minimum time").
+	// EIdeal is the critical path of the executed program (loops
+	// unrolled, failed branches left out): the time with unlimited PEs
+	// and no delays (Section 3.1's "minimum time"), a lower bound on every
+	// run. (The graph's critical path, loops once, if the program is too
+	// large to unroll.)
 	EIdeal float64 `json:"E_ideal"`
 	// PEUtilisationPrinted is the printed %PE utilisation f_p/E_m·100,
 	// f_p = Σ_L ⌈m_L/p⌉·e_{L,m} with e_{L,m} the mean compute time of a
@@ -64,6 +67,9 @@ type Prediction struct {
 func Predict(g *graph.Graph, m *Machine) *Prediction {
 	paths := modelPaths(g, m)
 	p := &Prediction{EIdeal: g.CriticalPath(), Paths: paths}
+	if u, err := unroll(g); err == nil {
+		p.EIdeal, _ = u.ideal()
+	}
 	for i := range paths {
 		p.TAv += paths[i].X * paths[i].TI // T_av = Σ x_i·T_i (Section 3.4)
 	}

@@ -223,6 +223,14 @@ func TestProgramBounds(t *testing.T) {
 		if !r.Completed || r.NodeInstances != n {
 			rt.Fatalf("%s: completed %v (%s), %d instances, want %d", desc, r.Completed, r.Deadlock, r.NodeInstances, n)
 		}
+		if ideal := Predict(g, m).EIdeal; math.Abs(ideal-cp) > 1e-9 {
+			rt.Fatalf("E_ideal %g, the unrolled critical path %g", ideal, cp)
+		}
+		if u, err := unroll(g); err != nil {
+			rt.Fatal(err)
+		} else if _, k := u.ideal(); k != n {
+			rt.Fatalf("ideal: %d executed instances, want %d", k, n)
+		}
 		if r.Makespan < cp-1e-9 || r.Makespan > work+1e-9 {
 			rt.Fatalf("%s: makespan %g outside [critical path %g, work %g]", desc, r.Makespan, cp, work)
 		}
