@@ -1,8 +1,9 @@
 // Package graph holds the dataflow graphs the dataflow machine executes: a
 // documented JSON format (docs/dataflow.md), readers for the Standard Task
-// Graph Set's text format (.stg) and Graphviz DOT, validation with errors
-// that name the node or construct, levels and the critical path, and
-// generators of levelled random programs.
+// Graph Set's text format (.stg), Graphviz DOT and WfCommons workflow
+// instances (WfFormat), validation with errors that name the node,
+// construct or task, levels and the critical path, generators of levelled
+// random programs, and the memory reading a file is estimated to need.
 package graph
 
 import (
