@@ -152,10 +152,10 @@ func dataflowInapplicable(c *cli.Context) error {
 }
 
 func dataflowStudy(c *cli.Context, format string) error {
-	keep := map[string]bool{"study": true, "plot": true, "format": true, "out": true, "quiet": true, "max-memory": true, "max-events": true}
+	keep := map[string]bool{"study": true, "plot": true, "format": true, "out": true, "quiet": true}
 	for _, name := range c.FlagNames() {
 		if c.IsSet(name) && !keep[name] {
-			return usagef("invalid --%s: --study runs its own graphs and machines (the paper's ranges; docs/dataflow.md)", name)
+			return usagef("invalid --%s: --study runs its own graphs and machines (the paper's ranges, at most 10,000 nodes; docs/dataflow.md)", name)
 		}
 	}
 	var cfg dataflow.StudyConfig
@@ -178,6 +178,7 @@ func dataflowStudy(c *cli.Context, format string) error {
 			return err
 		}
 	}
+	cfg.Progress = progress(c, cfg.Rows(), 1, "study", "rows")
 	r, err := dataflow.Study(c.Context, cfg)
 	if err != nil {
 		return err

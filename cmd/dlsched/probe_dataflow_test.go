@@ -96,6 +96,7 @@ func TestDataflowInapplicableFlags(t *testing.T) {
 		{"--bytes-per-time: no node of", []string{"--graph", stg, "--pes", "2", "--bytes-per-time", "1e6"}},
 		{"--bytes-per-time: it applies to --graph only", []string{"--random", "100", "--pes", "2", "--bytes-per-time", "1e6"}},
 		{"--scheduler-delay: --study runs its own", []string{"--study", "small", "--scheduler-delay", "3"}},
+		{"--max-events: --study runs its own", []string{"--study", "small", "--max-events", "1e6"}},
 		{"--plot: it needs --study", []string{"--levels", "5", "--pes", "2", "--plot", "x.svg"}},
 		{"--barrier (level by level) is defined for loop-free graphs", []string{"--graph", writeLoop(t), "--pes", "2", "--barrier"}},
 	} {

@@ -124,6 +124,13 @@ type StudyConfig struct {
 	Delays []float64 // scheduler delay 1..100
 	Buses  []float64 // bus time 1..10 (all three buses)
 	Seed   uint64
+	// Progress, when set, is called with the number of rows done.
+	Progress func(done int) `json:"-"`
+}
+
+// Rows is the number of rows the study makes.
+func (c StudyConfig) Rows() int {
+	return len(c.Nodes) * len(c.Grains) * len(c.Delays) * len(c.Buses) * len(c.PEs)
 }
 
 // DefaultStudy is the grid used in docs/dataflow.md: the paper's ranges.
@@ -170,6 +177,9 @@ func Study(ctx context.Context, c StudyConfig) (*StudyReport, error) {
 						}
 						r.Rows = append(r.Rows, StudyRow{Nodes: n, Grain: grain, Graph: len(g.Nodes), PEs: p, Delay: d, Bus: b,
 							EM: Predict(g, m).EM, Makespan: res.Makespan, Speedup: one.Makespan / res.Makespan})
+						if c.Progress != nil {
+							c.Progress(len(r.Rows))
+						}
 					}
 				}
 			}
