@@ -315,6 +315,9 @@ type readyEntry struct{ inst, stamp int }
 // instance) order.
 func (m *machine) push(i int) {
 	in := m.u.inst[i]
+	if in.queued {
+		m.stale++ // its old entry goes stale
+	}
 	in.queued = true
 	in.stamp++
 	k := sort.Search(len(m.ready), func(j int) bool { return m.less(i, m.ready[j].inst) })
