@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -24,31 +25,51 @@ func dataflowCommand() *cli.Command {
 		Description: "Times are in the graph's time unit. Examples:\n" +
 			"  dlsched dataflow --levels 5,3,8 --pes 4 --barrier\n" +
 			"  dlsched dataflow --graph testdata/stg/proto151.stg --pes 8 --scheduler-delay 1 --bus-time 1\n" +
+			"  dlsched dataflow --graph testdata/wfcommons/blast-chameleon-small-001.json --pes 8\n" +
 			"  dlsched dataflow --study small --plot study.svg",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "graph", Usage: "graph file: .json (dlsched's format), .stg (Standard Task Graph) or .dot/.gv"},
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "graph", Usage: "graph file: .json (dlsched's format, or a WfCommons workflow), .stg (Standard Task Graph) or .dot/.gv"},
 			&cli.StringFlag{Name: "levels", Usage: "generate: level sizes, every node depending on every node of the level before (e.g. 5,3,8)"},
 			&cli.StringFlag{Name: "random", Usage: "generate: a levelled random program of N fine-grain nodes"},
 			&cli.StringFlag{Name: "grain", Value: "1", Usage: "with --random: fine nodes merged into one node"},
 			&cli.StringFlag{Name: "seed", Value: "1", Usage: "with --random: the generator's seed"},
 			&cli.StringFlag{Name: "pes", Usage: "number of processing elements p"},
 			&cli.StringFlag{Name: "node-time", Usage: "with --levels: the time of every node (default 1)"},
-			&cli.StringFlag{Name: "scheduler-delay", Value: "0", Usage: "the scheduler's delay per allocation"},
+			&cli.StringFlag{Name: "time-unit", Usage: "with a WfCommons workflow: seconds per time unit (default 1)"},
+			&cli.StringFlag{Name: "bytes-per-time", Usage: "with a graph whose results carry data (a WfCommons workflow's output files): the result bus's rate; off by default"},
+			&cli.StringFlag{Name: "scheduler-delay", Value: "0", Usage: "the scheduler's delay per allocation and per acknowledgement it sends"},
 			&cli.StringFlag{Name: "bus-time", Usage: "time of one transfer on each of the three buses"},
 			&cli.StringFlag{Name: "result-bus", Usage: "time of one transfer on the result bus"},
 			&cli.StringFlag{Name: "ack-bus", Usage: "time of one transfer on the acknowledgement bus"},
 			&cli.StringFlag{Name: "istructure-bus", Usage: "time of one transfer on the I-structure bus"},
-			&cli.BoolFlag{Name: "barrier", Usage: "execute level by level (the model's assumption)"},
+			&cli.BoolFlag{Name: "barrier", Usage: "execute level by level (the model's assumption; loop-free graphs)"},
 			&cli.StringFlag{Name: "policy", Value: "dynamic", Usage: "dynamic, static or quasi"},
-			&cli.BoolFlag{Name: "no-realloc", Usage: "no same-loop reallocation (the one-PE loop deadlocks)"},
-			&cli.BoolFlag{Name: "no-eager", Usage: "allocate enabled nodes only"},
+			&cli.BoolFlag{Name: "no-realloc", Usage: "with dynamic scheduling: no same-loop reallocation (the one-PE loop deadlocks)"},
+			&cli.BoolFlag{Name: "no-eager", Usage: "with dynamic scheduling and no barrier: allocate enabled nodes only"},
 			&cli.StringFlag{Name: "study", Usage: "the paper's Section 4 study: small (900 fine nodes) or large (10,000)"},
 			&cli.StringFlag{Name: "plot", Usage: "with --study: draw the four findings (.svg or .png)"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json"},
 			&cli.StringFlag{Name: "out", Usage: "write the report to this file instead of stdout"},
-		},
+		}, limitFlags()...),
 		Action: dataflowAction,
 	}
+}
+
+// dataflowFlags names the library's fields by their flags in messages.
+var dataflowFlags = strings.NewReplacer(
+	"Machine.PEs", "--pes", "Machine.SchedulerDelay", "--scheduler-delay",
+	"Machine.ResultBus, AckBus, IStructureBus", "the bus times", "Machine.BytesPerTime", "--bytes-per-time",
+	"Machine.Barrier", "--barrier", "Machine.Policy", "--policy",
+	dataflow.FieldMaxBytes, "--max-memory", dataflow.FieldMaxEvents, "--max-events")
+
+// dataflowUsage is a usage error for a library error about the input,
+// its fields named by their flags and the "dataflow: " prefix dropped.
+func dataflowUsage(prefix string, err error) error {
+	msg := dataflowFlags.Replace(strings.TrimPrefix(err.Error(), "dataflow: "))
+	if prefix != "" {
+		msg = prefix + ": " + msg
+	}
+	return usagef("%s", msg)
 }
 
 func dataflowAction(c *cli.Context) error {
@@ -62,24 +83,30 @@ func dataflowAction(c *cli.Context) error {
 	if err := checkOutPath("out", c.String("out")); err != nil {
 		return err
 	}
+	maxBytes, maxEvents, err := limits(c)
+	if err != nil {
+		return err
+	}
 	if c.IsSet("study") {
 		return dataflowStudy(c, format)
 	}
-	if c.IsSet("plot") {
-		return usagef("invalid --plot: it needs --study")
-	}
-	g, source, err := dataflowGraph(c)
-	if err != nil {
+	if err := dataflowInapplicable(c); err != nil {
 		return err
 	}
 	m, err := dataflowMachine(c)
 	if err != nil {
 		return err
 	}
+	m.MaxBytes, m.MaxEvents = maxBytes, maxEvents
+	g, source, err := dataflowGraph(c, m)
+	if err != nil {
+		return err
+	}
+	m.Progress = progress(c, int(dataflow.GraphSizes(g).Instances), 200_000, "simulating", "node instances")
 	r, err := dataflow.Evaluate(c.Context, g, source, m)
 	var in *dataflow.InputError
 	if errors.As(err, &in) {
-		return usage(err)
+		return dataflowUsage("", err)
 	}
 	if err != nil {
 		return err
@@ -93,10 +120,42 @@ func dataflowAction(c *cli.Context) error {
 	return nil
 }
 
+// dataflowInapplicable refuses, before anything is read or built, a flag
+// that does not apply to the other flags given (docs/reliability.md: exit
+// 2, never ignored).
+func dataflowInapplicable(c *cli.Context) error {
+	if c.IsSet("plot") {
+		return usagef("invalid --plot: it needs --study")
+	}
+	for _, f := range []struct{ flag, needs, why string }{
+		{"seed", "random", "it seeds the --random generator"},
+		{"grain", "random", "it merges the fine nodes of --random"},
+		{"node-time", "levels", "files give their own times and --random uses the grain"},
+		{"time-unit", "graph", "it scales a WfCommons workflow's run times"},
+		{"bytes-per-time", "graph", "generated graphs carry no data"},
+	} {
+		if c.IsSet(f.flag) && !c.IsSet(f.needs) {
+			return usagef("invalid --%s: it applies to --%s only (%s)", f.flag, f.needs, f.why)
+		}
+	}
+	if pol := c.String("policy"); pol != "dynamic" {
+		for _, name := range []string{"no-realloc", "no-eager"} {
+			if c.IsSet(name) {
+				return usagef("invalid --%s with --policy %s: it applies to dynamic scheduling only (the %s policy allots nodes before they run, and runs loop-free graphs)", name, pol, pol)
+			}
+		}
+	}
+	if c.IsSet("no-eager") && c.Bool("barrier") {
+		return usagef("invalid --no-eager with --barrier: level by level execution never allocates a node before it is enabled")
+	}
+	return nil
+}
+
 func dataflowStudy(c *cli.Context, format string) error {
-	for _, name := range []string{"graph", "levels", "random", "pes"} {
-		if c.IsSet(name) {
-			return usagef("invalid --%s: --study generates its own graphs and machines", name)
+	keep := map[string]bool{"study": true, "plot": true, "format": true, "out": true, "quiet": true}
+	for _, name := range c.FlagNames() {
+		if c.IsSet(name) && !keep[name] {
+			return usagef("invalid --%s: --study runs its own graphs and machines (the paper's ranges, at most 10,000 nodes; docs/dataflow.md)", name)
 		}
 	}
 	var cfg dataflow.StudyConfig
@@ -119,6 +178,7 @@ func dataflowStudy(c *cli.Context, format string) error {
 			return err
 		}
 	}
+	cfg.Progress = progress(c, cfg.Rows(), 1, "study", "rows")
 	r, err := dataflow.Study(c.Context, cfg)
 	if err != nil {
 		return err
@@ -133,8 +193,9 @@ func dataflowStudy(c *cli.Context, format string) error {
 	return writeReport(c.String("out"), format, r.WriteJSON, r.WriteTable)
 }
 
-// dataflowGraph reads or generates the graph (exactly one source).
-func dataflowGraph(c *cli.Context) (*graph.Graph, string, error) {
+// dataflowGraph reads or generates the graph (exactly one source), after
+// checking the run's estimated size against m's limits.
+func dataflowGraph(c *cli.Context, m *dataflow.Machine) (*graph.Graph, string, error) {
 	n := 0
 	for _, name := range []string{"graph", "levels", "random"} {
 		if c.IsSet(name) {
@@ -146,79 +207,160 @@ func dataflowGraph(c *cli.Context) (*graph.Graph, string, error) {
 	}
 	switch {
 	case c.IsSet("graph"):
-		return readGraphFile(c.String("graph"))
+		return readGraphFile(c, m)
 	case c.IsSet("levels"):
-		var sizes []int
-		for _, f := range strings.Split(c.String("levels"), ",") {
-			v, err := strconv.Atoi(strings.TrimSpace(f))
-			if err != nil {
-				return nil, "", usagef("invalid --levels %s: want level sizes like 5,3,8", c.String("levels"))
-			}
-			sizes = append(sizes, v)
-		}
-		t := 1.0
-		if c.IsSet("node-time") {
-			var err error
-			if t, err = parseFloat(c, "node-time", false); err != nil {
-				return nil, "", err
-			}
-		}
-		g, err := graph.Levelled(sizes, t)
-		if err != nil {
-			return nil, "", usage(err)
-		}
-		return g, "levels " + c.String("levels"), nil
+		return levelledGraph(c, m)
 	}
+	return randomGraph(c, m)
+}
+
+// checkGenerated refuses a generated graph of the given size beyond the
+// machine's limits, naming the flag that asked for it.
+func checkGenerated(flag string, nodes, edges float64, m *dataflow.Machine) error {
+	s := dataflow.Sizes{Nodes: nodes, Edges: edges, Instances: nodes, InstanceEdges: edges}
+	if err := m.Check(dataflow.EstimateRun(s, m)); err != nil {
+		return dataflowUsage(fmt.Sprintf("invalid --%s", flag), fmt.Errorf("%w; raise the limit or generate a smaller graph", err))
+	}
+	return nil
+}
+
+func levelledGraph(c *cli.Context, m *dataflow.Machine) (*graph.Graph, string, error) {
+	var sizes []int
+	for _, f := range strings.Split(c.String("levels"), ",") {
+		v, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || v < 1 {
+			return nil, "", usagef("invalid --levels %s: want level sizes >= 1 like 5,3,8", c.String("levels"))
+		}
+		sizes = append(sizes, v)
+	}
+	nodes, edges := graph.LevelledSize(sizes)
+	if nodes > graph.MaxNodes {
+		return nil, "", usagef("invalid --levels %s: %.4g nodes, more than %d", c.String("levels"), nodes, graph.MaxNodes)
+	}
+	if err := checkGenerated("levels "+c.String("levels"), nodes, edges, m); err != nil {
+		return nil, "", err
+	}
+	t := 1.0
+	if c.IsSet("node-time") {
+		var err error
+		if t, err = parseFloat(c, "node-time", false); err != nil {
+			return nil, "", err
+		}
+	}
+	g, err := graph.Levelled(sizes, t)
+	if err != nil {
+		return nil, "", dataflowUsage("invalid --levels", err)
+	}
+	return g, "levels " + c.String("levels"), nil
+}
+
+func randomGraph(c *cli.Context, m *dataflow.Machine) (*graph.Graph, string, error) {
 	nodes, err := parseInt(c, "random")
 	if err != nil {
 		return nil, "", err
+	}
+	if nodes < 1 || nodes > graph.MaxNodes {
+		return nil, "", usagef("invalid --random %s: want 1 to %d fine nodes", c.String("random"), graph.MaxNodes)
 	}
 	grain, err := parseInt(c, "grain")
 	if err != nil {
 		return nil, "", err
 	}
+	if grain < 1 || grain > nodes {
+		return nil, "", usagef("invalid --grain %s: want 1 to %d (the fine nodes of --random)", c.String("grain"), nodes)
+	}
 	seed, err := strconv.ParseUint(strings.TrimSpace(c.String("seed")), 10, 64)
 	if err != nil {
 		return nil, "", usagef("invalid --seed %s: want a non-negative integer", c.String("seed"))
 	}
+	if err := checkGenerated("random "+c.String("random"), float64(nodes), 2*float64(nodes), m); err != nil {
+		return nil, "", err
+	}
 	g, err := graph.Random(nodes, grain, seed)
 	if err != nil {
-		return nil, "", usage(err)
+		return nil, "", dataflowUsage("invalid --random", err)
 	}
 	return g, fmt.Sprintf("random program of %d fine nodes, grain %d, seed %d", nodes, grain, seed), nil
 }
 
-func readGraphFile(path string) (*graph.Graph, string, error) {
+// readGraphFile reads --graph after checking, from the file's size, that
+// reading it stays within --max-memory; then the graph's run estimate.
+func readGraphFile(c *cli.Context, m *dataflow.Machine) (*graph.Graph, string, error) {
+	path := c.String("graph")
 	st, err := os.Stat(path)
 	if err != nil || !st.Mode().IsRegular() {
 		return nil, "", usagef("invalid --graph %s: not a readable regular file", path)
 	}
-	if st.Size() > 1<<30 {
-		return nil, "", usagef("invalid --graph %s: larger than 1 GiB", path)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, "", usagef("invalid --graph %s: %v", path, err)
-	}
-	defer f.Close()
-	var g *graph.Graph
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".json":
-		g, err = graph.ReadJSON(f)
-	case ".stg":
-		g, err = graph.ReadSTG(f)
-	case ".dot", ".gv":
-		var data []byte
-		if data, err = io.ReadAll(f); err == nil {
-			g, err = graph.ReadDOT(data)
-		}
+	ext := strings.ToLower(filepath.Ext(path))
+	switch ext {
+	case ".json", ".stg", ".dot", ".gv":
 	default:
 		return nil, "", usagef("invalid --graph %s: want a file ending in .json, .stg, .dot or .gv", path)
 	}
+	if err := m.Check(dataflow.Estimate{Bytes: graph.ReadCost(ext, st.Size())}); err != nil {
+		return nil, "", dataflowUsage(fmt.Sprintf("invalid --graph %s (%d MB)", path, st.Size()>>20), fmt.Errorf("reading it: %w", err))
+	}
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, "", usagef("invalid --graph %s: %v", path, err)
 	}
+	g, wf, err := decodeGraph(c, ext, data)
+	if err != nil {
+		return nil, "", usagef("invalid --graph %s: %v", path, err)
+	}
+	if err := dataflowDataFlags(c, g, wf); err != nil {
+		return nil, "", err
+	}
+	if err := m.CheckSize(g); err != nil {
+		return nil, "", dataflowUsage(fmt.Sprintf("invalid --graph %s", path), err)
+	}
 	return g, filepath.Base(path), nil
+}
+
+// decodeGraph reads the file's bytes in its format; wf reports a WfCommons
+// workflow (a JSON object with a "workflow" key).
+func decodeGraph(c *cli.Context, ext string, data []byte) (g *graph.Graph, wf bool, err error) {
+	switch {
+	case ext == ".stg":
+		g, err = graph.ReadSTG(bytes.NewReader(data))
+	case ext == ".dot" || ext == ".gv":
+		g, err = graph.ReadDOT(data)
+	case graph.IsWfFormat(data):
+		unit := 1.0
+		if c.IsSet("time-unit") {
+			if unit, err = parseFloat(c, "time-unit", false); err != nil {
+				return nil, true, err
+			}
+			if !(unit > 0) {
+				return nil, true, usagef("invalid --time-unit %s: want seconds per time unit > 0", c.String("time-unit"))
+			}
+		}
+		g, _, err = graph.ReadWfFormat(data, unit)
+		return g, true, err
+	default:
+		g, err = graph.ReadJSON(bytes.NewReader(data))
+	}
+	return g, false, err
+}
+
+// dataflowDataFlags refuses --time-unit for a graph that is not a
+// WfCommons workflow and --bytes-per-time for one whose results carry no
+// data, and sets the rate.
+func dataflowDataFlags(c *cli.Context, g *graph.Graph, wf bool) error {
+	if c.IsSet("time-unit") && !wf {
+		return usagef("invalid --time-unit: it applies to WfCommons workflows only (run times in seconds); %s gives its own times", c.String("graph"))
+	}
+	if !c.IsSet("bytes-per-time") {
+		return nil
+	}
+	data := false
+	for _, nd := range g.Nodes {
+		data = data || nd.Data > 0
+	}
+	if !data {
+		return usagef("invalid --bytes-per-time: no node of %s carries data (a WfCommons workflow's output files, or \"data\" in dlsched's JSON)", c.String("graph"))
+	}
+	return nil
 }
 
 func dataflowMachine(c *cli.Context) (*dataflow.Machine, error) {
@@ -255,8 +397,19 @@ func dataflowMachine(c *cli.Context) (*dataflow.Machine, error) {
 			}
 		}
 	}
+	if c.IsSet("bytes-per-time") {
+		if m.BytesPerTime, err = parseFloat(c, "bytes-per-time", false); err != nil {
+			return nil, err
+		}
+		if !(m.BytesPerTime > 0) {
+			return nil, usagef("invalid --bytes-per-time %s: want a rate > 0 (leave it out to ignore the data)", c.String("bytes-per-time"))
+		}
+	}
+	if m.PEs < 1 || m.PEs > dataflow.MaxPEs {
+		return nil, usagef("invalid --pes %s: want 1 to %d", c.String("pes"), dataflow.MaxPEs)
+	}
 	if err := m.Validate(); err != nil {
-		return nil, usage(err)
+		return nil, dataflowUsage("", err)
 	}
 	return m, nil
 }

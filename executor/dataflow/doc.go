@@ -11,6 +11,8 @@
 // avoids the one-PE deadlock), I-structure reads and writes
 // (write-once, "not-available" readers served after the write) and an
 // optional level barrier. Predict evaluates the paper's analytic model
-// (T_av, E_m, the two readings of %PE utilisation) beside it.
+// (T_av, E_m, the two readings of %PE utilisation) beside it. EstimateRun
+// and Machine.Check refuse, before anything is built, a run estimated to
+// exceed the machine's memory or event limits.
 // docs/dataflow.md records every definition the paper leaves open.
 package dataflow

@@ -58,8 +58,18 @@ type Machine struct {
 	Policy    Policy
 	NoRealloc bool
 	NoEager   bool
-	// MaxEvents bounds a run (0: none).
+	// BytesPerTime is the result bus's rate for the data a result carries
+	// (graph.Node.Data): a transfer holds the bus ResultBus + Data /
+	// BytesPerTime. 0 leaves the data out.
+	BytesPerTime float64
+	// MaxEvents bounds a run (0: none); MaxBytes refuses, before anything
+	// in proportion to the graph is built, a run whose Estimate exceeds it
+	// (0: none). CheckSize applies both.
 	MaxEvents int64
+	MaxBytes  int64
+	// Progress, when set, is called with the number of node instances
+	// finished, every few thousand and at the end.
+	Progress func(done int)
 }
 
 // MaxPEs bounds the machine.
@@ -69,11 +79,15 @@ const MaxPEs = 100_000
 func (m *Machine) Validate() error {
 	switch {
 	case m.PEs < 1 || m.PEs > MaxPEs:
-		return fmt.Errorf("dataflow: pes = %d, want 1..%d", m.PEs, MaxPEs)
+		return fmt.Errorf("dataflow: Machine.PEs = %d, want 1..%d", m.PEs, MaxPEs)
 	case !(m.SchedulerDelay >= 0) || math.IsInf(m.SchedulerDelay, 0):
-		return fmt.Errorf("dataflow: scheduler delay %g, want a finite time >= 0", m.SchedulerDelay)
+		return fmt.Errorf("dataflow: Machine.SchedulerDelay %g, want a finite time >= 0", m.SchedulerDelay)
 	case !(m.ResultBus >= 0) || !(m.AckBus >= 0) || !(m.IStructureBus >= 0) || math.IsInf(m.ResultBus+m.AckBus+m.IStructureBus, 0):
-		return fmt.Errorf("dataflow: bus times %g, %g, %g: want finite times >= 0", m.ResultBus, m.AckBus, m.IStructureBus)
+		return fmt.Errorf("dataflow: Machine.ResultBus, AckBus, IStructureBus %g, %g, %g: want finite times >= 0", m.ResultBus, m.AckBus, m.IStructureBus)
+	case !(m.BytesPerTime >= 0) || math.IsInf(m.BytesPerTime, 0):
+		return fmt.Errorf("dataflow: Machine.BytesPerTime %g: want a finite rate >= 0 (0: data not charged)", m.BytesPerTime)
+	case m.MaxEvents < 0 || m.MaxBytes < 0:
+		return fmt.Errorf("dataflow: Machine.MaxEvents %d, Machine.MaxBytes %d: want limits >= 0 (0: none)", m.MaxEvents, m.MaxBytes)
 	}
 	return nil
 }
@@ -133,23 +147,27 @@ type assignment struct {
 
 // machine is the state of one run.
 type machine struct {
-	cfg     *Machine
-	g       *graph.Graph
-	u       *unrolled
-	sim     *executor.Sim
-	pes     []*pe
-	buses   map[string]*executor.Resource
-	res     *Result
-	ready   []int // enabled, unallocated instances (kept sorted)
-	left    int   // instances not done
-	written map[string]int
-	readers map[string][]int
-	bound   map[int]int // loop node -> PE
-	level   int         // barrier mode: current level
-	levelN  []int       // barrier mode: instances left per level
-	parts   [][]int     // quasi: instance partitions
-	part    int
-	waiting int // PEs waiting to start the next quasi partition
+	cfg   *Machine
+	g     *graph.Graph
+	u     *unrolled
+	sim   *executor.Sim
+	pes   []*pe
+	buses map[string]*executor.Resource
+	res   *Result
+	ready []readyEntry // enabled, unallocated instances (kept sorted)
+	stale int          // stale entries in ready
+	// free and revoke are the free PEs (in index order) and the PEs
+	// holding revocable nodes (latest node first) during one scheduler run.
+	free, revoke []*pe
+	left         int // instances not done
+	written      map[string]int
+	readers      map[string][]int
+	bound        map[int]int // loop node -> PE
+	level        int         // barrier mode: current level
+	levelN       []int       // barrier mode: instances left per level
+	parts        [][]int     // quasi: instance partitions
+	part         int
+	waiting      int // PEs waiting to start the next quasi partition
 	// eagerOrder lists every instance in (level, node) order; eagerFrom
 	// skips its prefix of finished instances.
 	eagerOrder []int
@@ -176,12 +194,30 @@ func Run(ctx context.Context, g *graph.Graph, cfg *Machine) (*Result, error) {
 		return nil, &InputError{err}
 	}
 	if cfg.Policy != Dynamic && len(g.Loops) > 0 {
-		return nil, &InputError{fmt.Errorf("dataflow: the %s policy is defined here for loop-free graphs (the graph has %d loops)", cfg.Policy, len(g.Loops))}
+		return nil, &InputError{fmt.Errorf("dataflow: Machine.Policy %s is defined here for loop-free graphs (the graph has %d loops)", cfg.Policy, len(g.Loops))}
+	}
+	if cfg.Barrier && len(g.Loops) > 0 {
+		// an iteration's nodes share their levels with the next iteration's,
+		// which waits for a later level of this one
+		return nil, &InputError{fmt.Errorf("dataflow: Machine.Barrier (level by level) is defined for loop-free graphs (the graph has %d loops)", len(g.Loops))}
+	}
+	if err := cfg.CheckSize(g); err != nil {
+		return nil, &InputError{err}
 	}
 	u, err := unroll(g)
 	if err != nil {
 		return nil, &InputError{err}
 	}
+	m := newMachine(g, u, cfg)
+	if err := m.sim.Run(ctx); err != nil {
+		return nil, fmt.Errorf("dataflow: simulation: %w", err)
+	}
+	return m.result(), nil
+}
+
+// newMachine builds the machine's state, its PEs and buses, and queues
+// the first scheduler run.
+func newMachine(g *graph.Graph, u *unrolled, cfg *Machine) *machine {
 	sim := executor.NewSim(executor.SimConfig{MaxEvents: cfg.MaxEvents})
 	m := &machine{cfg: cfg, g: g, u: u, sim: sim, written: map[string]int{}, readers: map[string][]int{}, bound: map[int]int{},
 		res: &Result{PEBusy: make([]float64, cfg.PEs), BusBusy: map[string]float64{}, IStructureErrors: []IStructureError{}},
@@ -192,9 +228,7 @@ func Run(ctx context.Context, g *graph.Graph, cfg *Machine) (*Result, error) {
 		}}
 	m.left = len(u.inst)
 	for _, in := range u.inst {
-		if in.need == 0 {
-			in.enabled = true
-		}
+		in.enabled = in.need == 0 && !in.anyOp
 	}
 	for i := 0; i < cfg.PEs; i++ {
 		p := &pe{idx: i, current: -1, bound: -1, outer: -1, free: true,
@@ -216,7 +250,7 @@ func Run(ctx context.Context, g *graph.Graph, cfg *Machine) (*Result, error) {
 	case Static:
 		m.deal(m.order(nil))
 	case Quasi:
-		m.partition()
+		m.parts = quasiPartitions(g, cfg.PEs) // loop-free: instance i is node i
 	}
 	for _, in := range u.inst {
 		if in.enabled {
@@ -224,7 +258,6 @@ func Run(ctx context.Context, g *graph.Graph, cfg *Machine) (*Result, error) {
 		}
 	}
 	for _, p := range m.pes {
-		p := p
 		sim.SpawnDaemon(fmt.Sprintf("PE %d", p.idx+1), func(pr *executor.Proc) { m.peLoop(pr, p) })
 	}
 	sim.At(0, func() {
@@ -233,13 +266,15 @@ func Run(ctx context.Context, g *graph.Graph, cfg *Machine) (*Result, error) {
 		}
 		m.dispatch()
 	})
-	if err := sim.Run(ctx); err != nil {
-		return nil, fmt.Errorf("dataflow: simulation: %w", err)
-	}
+	return m
+}
+
+// result gathers what the run observed.
+func (m *machine) result() *Result {
 	r := m.res
-	r.Events = sim.Events()
+	r.Events = m.sim.Events()
 	r.Completed = m.left == 0
-	for _, in := range u.inst {
+	for _, in := range m.u.inst {
 		if in.pending && !in.done {
 			r.PendingReads++
 		}
@@ -256,9 +291,9 @@ func Run(ctx context.Context, g *graph.Graph, cfg *Machine) (*Result, error) {
 		r.BusBusy[name] = b.Stats().Busy
 	}
 	if r.Makespan > 0 {
-		r.Utilisation = 100 * total / (float64(cfg.PEs) * r.Makespan)
+		r.Utilisation = 100 * total / (float64(m.cfg.PEs) * r.Makespan)
 	}
-	return r, nil
+	return r
 }
 
 func (m *machine) less(a, b int) bool {
@@ -272,22 +307,56 @@ func (m *machine) less(a, b int) bool {
 	return a < b
 }
 
+// readyEntry is an entry of the ready list; it is stale unless its
+// instance is still queued with the same stamp (removal is lazy).
+type readyEntry struct{ inst, stamp int }
+
 // push inserts an enabled instance into the ready list, in (level, node,
 // instance) order.
 func (m *machine) push(i int) {
-	k := sort.Search(len(m.ready), func(j int) bool { return m.less(i, m.ready[j]) })
-	m.ready = append(m.ready, 0)
+	in := m.u.inst[i]
+	if in.queued {
+		m.stale++ // its old entry goes stale
+	}
+	in.queued = true
+	in.stamp++
+	k := sort.Search(len(m.ready), func(j int) bool { return m.less(i, m.ready[j].inst) })
+	m.ready = append(m.ready, readyEntry{})
 	copy(m.ready[k+1:], m.ready[k:])
-	m.ready[k] = i
+	m.ready[k] = readyEntry{i, in.stamp}
 }
 
+// remove takes an instance off the ready list (its entry goes stale).
 func (m *machine) remove(i int) {
-	for k, x := range m.ready {
-		if x == i {
-			m.ready = append(m.ready[:k], m.ready[k+1:]...)
-			return
+	if in := m.u.inst[i]; in.queued {
+		in.queued = false
+		m.stale++
+	}
+}
+
+// live reports whether a ready-list entry still stands for its instance.
+func (m *machine) live(e readyEntry) bool {
+	in := m.u.inst[e.inst]
+	return in.queued && in.stamp == e.stamp
+}
+
+// compact drops the stale entries at the head of the list, and all of
+// them once they are half the list.
+func (m *machine) compact() {
+	for len(m.ready) > 0 && !m.live(m.ready[0]) {
+		m.ready = m.ready[1:]
+		m.stale--
+	}
+	if m.stale <= len(m.ready)/2 {
+		return
+	}
+	out := m.ready[:0]
+	for _, e := range m.ready {
+		if m.live(e) {
+			out = append(out, e)
 		}
 	}
+	m.ready, m.stale = out, 0
 }
 
 // order returns the instances of the given list (all when nil) in (level,
@@ -310,22 +379,30 @@ func (m *machine) deal(order []int) {
 	}
 	for k, i := range order {
 		m.pes[k%len(m.pes)].set = append(m.pes[k%len(m.pes)].set, i)
+		m.u.inst[i].dealt = true // allotted to a PE: it captures results itself
 	}
 }
 
-// partition cuts the levels into consecutive bands of at least 4p
-// instances (the quasi-dynamic policy's partitions).
-func (m *machine) partition() {
-	order := m.order(nil)
+// quasiPartitions cuts the nodes of a loop-free graph, in (level, id)
+// order, into partitions of consecutive levels holding at least 4p nodes
+// each (the quasi-dynamic policy's partitions; the last may hold fewer).
+func quasiPartitions(g *graph.Graph, p int) [][]int {
+	lv := g.Levels()
+	order := make([]int, len(g.Nodes))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return lv[order[a]] < lv[order[b]] })
+	var parts [][]int
 	var cur []int
-	for k, i := range order {
-		cur = append(cur, i)
-		last := k == len(order)-1
-		if last || (len(cur) >= 4*len(m.pes) && m.u.inst[order[k+1]].level != m.u.inst[i].level) {
-			m.parts = append(m.parts, cur)
+	for k, v := range order {
+		cur = append(cur, v)
+		if k == len(order)-1 || (len(cur) >= 4*p && lv[order[k+1]] != lv[v]) {
+			parts = append(parts, cur)
 			cur = nil
 		}
 	}
+	return parts
 }
 
 func (m *machine) startPartition() {
@@ -403,8 +480,7 @@ func (m *machine) execute(pr *executor.Proc, p *pe, a assignment) {
 		m.transfer(pr, "istructure", m.cfg.IStructureBus)
 		m.write(pr, in)
 	} else {
-		m.transfer(pr, "result", m.cfg.ResultBus)
-		m.transfer(pr, "ack", m.cfg.AckBus)
+		m.broadcast(pr, in)
 	}
 	p.working = false
 	m.finish(pr, in)
@@ -414,6 +490,59 @@ func (m *machine) execute(pr *executor.Proc, p *pe, a assignment) {
 		return
 	}
 	m.release(p)
+}
+
+// broadcast sends a result on the result bus (with the data it carries,
+// when the bus has a rate) and waits for its acknowledgement. The
+// scheduler acknowledges, after its constant delay, when it holds a
+// consumer or the result is an output of the graph ("the scheduler picks
+// up the result and updates the appropriate node(s). Following this, the
+// scheduler sends acknowledgement"; Section 3.2: "Each of these
+// operations takes finite time ... a constant delay"); otherwise the PEs
+// holding the consumers capture it and acknowledge. Either way one
+// transfer on the acknowledgement bus (docs/dataflow.md).
+func (m *machine) broadcast(pr *executor.Proc, in *instance) {
+	t := m.cfg.ResultBus
+	if m.cfg.BytesPerTime > 0 {
+		t += in.data / m.cfg.BytesPerTime
+	}
+	m.transfer(pr, "result", t)
+	if m.cfg.SchedulerDelay > 0 && m.schedulerAcks(in) {
+		pr.Wait(m.cfg.SchedulerDelay)
+	}
+	m.transfer(pr, "ack", m.cfg.AckBus)
+}
+
+// schedulerAcks reports whether the scheduler takes part in acknowledging
+// in's result: it is an output of the graph, or a consumer still waiting
+// for the result is not allotted to a PE (a PE bound to the consumer's
+// loop node captures it too).
+func (m *machine) schedulerAcks(in *instance) bool {
+	live := false
+	for _, list := range [][]int{in.succs, in.opSuccs} {
+		for _, si := range list {
+			s := m.u.inst[si]
+			if s.done || s.failed {
+				continue
+			}
+			if !m.held(s) {
+				return true
+			}
+			live = true
+		}
+	}
+	return !live // an output of the graph, or no consumer left
+}
+
+// held reports whether a PE holds instance s: allocated to it, dealt to
+// its set before the start (static and quasi-dynamic), or the PE bound to
+// s's loop node in the same loop run.
+func (m *machine) held(s *instance) bool {
+	if s.allocated >= 0 || s.dealt {
+		return true
+	}
+	q, ok := m.bound[s.node]
+	return ok && m.pes[q].outer == s.outer && s.outer >= 0
 }
 
 func (m *machine) loopRunning(outer int) bool { return outer >= 0 && m.u.outerSize[outer] > 0 }
@@ -451,6 +580,9 @@ func (m *machine) write(pr *executor.Proc, in *instance) {
 func (m *machine) finish(pr *executor.Proc, in *instance) {
 	in.done = true
 	m.left--
+	if m.cfg.Progress != nil && (m.left%4096 == 0 || m.left == 0) {
+		m.cfg.Progress(len(m.u.inst) - m.left)
+	}
 	m.res.Makespan = pr.Now()
 	if m.cfg.Barrier {
 		m.levelN[in.level]--
@@ -459,20 +591,15 @@ func (m *machine) finish(pr *executor.Proc, in *instance) {
 		m.cancel(ci)
 	}
 	for _, si := range in.succs {
-		s := m.u.inst[si]
-		if s.done || s.failed {
-			continue
-		}
-		if s.need > 0 {
+		if s := m.u.inst[si]; !s.done && !s.failed && s.need > 0 {
 			s.need--
+			m.enable(s)
 		}
-		if s.need == 0 && !s.enabled {
-			s.enabled = true
-			if s.allocated >= 0 {
-				m.pes[s.allocated].kick.Put(struct{}{})
-			} else if !s.pending {
-				m.push(si)
-			}
+	}
+	for _, si := range in.opSuccs { // a merge fires on its first operand
+		if s := m.u.inst[si]; !s.done && !s.failed && s.anyOp {
+			s.anyOp = false
+			m.enable(s)
 		}
 	}
 	if in.outer >= 0 {
@@ -491,6 +618,20 @@ func (m *machine) finish(pr *executor.Proc, in *instance) {
 	}
 	if m.left == 0 {
 		m.sim.Stop()
+	}
+}
+
+// enable makes s enabled once every dependency has arrived: the PE
+// holding it (eagerly) is kicked, or it joins the ready list.
+func (m *machine) enable(s *instance) {
+	if s.need > 0 || s.anyOp || s.enabled {
+		return
+	}
+	s.enabled = true
+	if s.allocated >= 0 {
+		m.pes[s.allocated].kick.Put(struct{}{})
+	} else if !s.pending {
+		m.push(s.idx)
 	}
 }
 
@@ -567,52 +708,36 @@ func (m *machine) dispatch() {
 // (level, node) order, loop nodes to the PE already holding them, and,
 // when nothing enabled is left, allocates not-yet-enabled nodes eagerly.
 func (m *machine) schedule() {
-	if m.cfg.Policy != Dynamic {
-		m.dispatchStatic()
-		return
-	}
 	if m.cfg.Barrier {
 		for m.level < len(m.levelN) && m.levelN[m.level] == 0 {
 			m.level++
 		}
 	}
-	for k := 0; k < len(m.ready); {
-		i := m.ready[k]
-		in := m.u.inst[i]
-		if m.cfg.Barrier && in.level != m.level {
-			k++
-			continue
-		}
-		if q, ok := m.bound[in.node]; ok && m.pes[q].outer == in.outer {
-			if p := m.pes[q]; p.current < 0 {
-				m.assign(p, i, false) // the result is captured by the PE holding the node
-				continue
-			}
-			k++
-			continue
-		}
-		if p := m.freePE(); p != nil {
-			m.assign(p, i, true)
-			continue
-		}
-		if in.outer >= 0 && !m.cfg.NoRealloc {
-			if p := m.idleInLoop(in.outer); p != nil {
-				delete(m.bound, p.bound)
-				m.res.Reallocations++
-				m.assign(p, i, true)
-				continue
-			}
-		}
-		if p := m.revocable(in); p != nil {
-			old := p.current
-			m.u.inst[old].allocated = -1
-			m.u.inst[old].eager = false
-			m.assign(p, i, true)
-			p.kick.Put(struct{}{})
-			continue
-		}
-		k++
+	if m.cfg.Policy != Dynamic {
+		m.dispatchStatic()
+		return
 	}
+	m.compact()
+	m.free, m.revoke = m.free[:0], nil
+	for _, p := range m.pes {
+		if p.free {
+			m.free = append(m.free, p)
+		}
+	}
+	for k := 0; k < len(m.ready); k++ {
+		e := m.ready[k]
+		if !m.live(e) {
+			continue
+		}
+		in := m.u.inst[e.inst]
+		if m.cfg.Barrier && in.level != m.level {
+			break // sorted by level: nothing further is of this level
+		}
+		if !m.place(in) && len(m.free) == 0 && m.u.nouter == 0 && !m.revocable(in) {
+			break // no PE for this node, nor for any later one
+		}
+	}
+	m.compact()
 	if m.cfg.NoEager || m.cfg.Barrier {
 		return
 	}
@@ -626,8 +751,49 @@ func (m *machine) schedule() {
 	}
 }
 
+// place gives an enabled instance a PE if one is to be had: the PE bound
+// to its loop node, a free PE, an idle PE of its loop (same-loop
+// reallocation), or the PE of an eagerly allocated node that is not
+// enabled yet (the remedy of docs/dataflow.md).
+func (m *machine) place(in *instance) bool {
+	i := in.idx
+	if q, ok := m.bound[in.node]; ok && m.pes[q].outer == in.outer {
+		if p := m.pes[q]; p.current < 0 {
+			m.assign(p, i, false) // the result is captured by the PE holding the node
+			return true
+		}
+		return false
+	}
+	if p := m.freePE(); p != nil {
+		m.assign(p, i, true)
+		return true
+	}
+	if in.outer >= 0 && !m.cfg.NoRealloc {
+		if p := m.idleInLoop(in.outer); p != nil {
+			delete(m.bound, p.bound)
+			m.res.Reallocations++
+			m.assign(p, i, true)
+			return true
+		}
+	}
+	if m.revocable(in) {
+		p := m.revoke[0]
+		m.revoke = m.revoke[1:]
+		old := p.current
+		m.u.inst[old].allocated = -1
+		m.u.inst[old].eager = false
+		m.assign(p, i, true)
+		p.kick.Put(struct{}{})
+		return true
+	}
+	return false
+}
+
+// freePE takes the free PE of smallest index.
 func (m *machine) freePE() *pe {
-	for _, p := range m.pes {
+	for len(m.free) > 0 {
+		p := m.free[0]
+		m.free = m.free[1:]
 		if p.free {
 			return p
 		}
@@ -646,28 +812,25 @@ func (m *machine) idleInLoop(outer int) *pe {
 	return nil
 }
 
-// revocable returns a PE holding an eagerly allocated, not yet enabled,
-// non-loop node that an enabled node may take (the remedy for eager
-// allocation deadlocks; docs/dataflow.md): the latest in (level, node)
-// order.
-func (m *machine) revocable(in *instance) *pe {
-	var best *pe
-	for _, p := range m.pes {
-		if p.current < 0 || p.working {
-			continue
+// revocable reports whether an enabled instance may take the PE of an
+// eagerly allocated, not yet enabled, non-loop node (the remedy for eager
+// allocation deadlocks; docs/dataflow.md): m.revoke[0], the latest such
+// node in (level, node) order, must come after it. The candidates are
+// gathered once per scheduler run.
+func (m *machine) revocable(in *instance) bool {
+	if m.revoke == nil {
+		m.revoke = []*pe{}
+		for _, p := range m.pes {
+			if p.current < 0 || p.working {
+				continue
+			}
+			if c := m.u.inst[p.current]; c.eager && !c.enabled && c.outer < 0 {
+				m.revoke = append(m.revoke, p)
+			}
 		}
-		c := m.u.inst[p.current]
-		if !c.eager || c.enabled || c.outer >= 0 {
-			continue
-		}
-		if best == nil || m.less(m.u.inst[best.current].idx, c.idx) {
-			best = p
-		}
+		sort.Slice(m.revoke, func(a, b int) bool { return m.less(m.revoke[b].current, m.revoke[a].current) })
 	}
-	if best != nil && m.less(in.idx, best.current) {
-		return best
-	}
-	return nil
+	return len(m.revoke) > 0 && m.less(in.idx, m.revoke[0].current)
 }
 
 // eagerCandidate is the first unallocated instance in (level, node) order
@@ -715,7 +878,7 @@ func (m *machine) dispatchStatic() {
 		}
 		for _, i := range p.set {
 			in := m.u.inst[i]
-			if in.enabled && !in.done && in.allocated < 0 && !in.pending && !in.failed {
+			if in.enabled && !in.done && in.allocated < 0 && !in.pending && !in.failed && (!m.cfg.Barrier || in.level == m.level) {
 				m.assign(p, i, false)
 				break
 			}

@@ -2,6 +2,7 @@ package dataflow
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -289,5 +290,90 @@ func TestStaticAndQuasi(t *testing.T) {
 	}
 	if _, err := Run(context.Background(), parse(t, loopGraph), &Machine{PEs: 2, Policy: Static}); err == nil {
 		t.Error("static scheduling of a loop was accepted")
+	}
+}
+
+// Issue 28 item 7. Section 2.1: "the scheduler picks up the result and
+// updates the appropriate node(s). Following this, the scheduler sends
+// acknowledgement"; Section 3.2: "Each of these operations takes finite
+// time ... the scheduler can be modelled as a constant delay". Level by
+// level with unit nodes, d = 2 and free buses, a wave costs d (allocation)
+// + 1 + d (acknowledgement) = 5: --levels 5,3,8 on 1, 4, 8, 16 PEs takes
+// 16, 5, 3, 3 waves, 80, 25, 15, 15 in the model and the simulation
+// (48, 15, 9, 9 when the acknowledgement skipped the scheduler).
+func TestAcknowledgementTakesSchedulerDelay(t *testing.T) {
+	g, err := graph.Levelled([]int{5, 3, 8}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range []int{1, 4, 8, 16} {
+		m := &Machine{PEs: p, SchedulerDelay: 2, Barrier: true}
+		want := []float64{80, 25, 15, 15}[i]
+		if em, sim := Predict(g, m).EM, run(t, g, m).Makespan; em != want || sim != want {
+			t.Errorf("p=%d: E_m %g, simulated %g, want %g", p, em, sim, want)
+		}
+	}
+	// One PE, no eager allocation, no barrier: every consumer is still with
+	// the scheduler when a result comes out, so each of the 16 nodes costs
+	// allocation d + a, compute 1, result bus r, scheduler d, ack a.
+	m := &Machine{PEs: 1, SchedulerDelay: 2, ResultBus: 0.5, AckBus: 0.25, NoEager: true}
+	if got, want := run(t, g, m).Makespan, 16*(2+0.25+1+0.5+2+0.25); got != want {
+		t.Errorf("1 PE with delays: %g, want %g", got, want)
+	}
+}
+
+// Property (issue 28 item 7): the static and quasi-dynamic policies' model
+// charges what the policies do at run time — no allocation per node, the
+// scheduler's acknowledgement only for outputs and for results consumed in
+// a later partition, one allocation per quasi-dynamic partition — so that
+// level by level, with every level a multiple of p (full waves) and free
+// buses, the simulation equals E_m for every policy.
+func TestPoliciesModelEqualsSimulation(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		p := rapid.IntRange(1, 5).Draw(rt, "p")
+		sizes := make([]int, rapid.IntRange(1, 6).Draw(rt, "levels"))
+		for i := range sizes {
+			sizes[i] = p * rapid.IntRange(1, 4).Draw(rt, "waves")
+		}
+		g, err := graph.Levelled(sizes, float64(rapid.IntRange(1, 4).Draw(rt, "t")))
+		if err != nil {
+			rt.Fatal(err)
+		}
+		m := &Machine{PEs: p, SchedulerDelay: float64(rapid.IntRange(0, 5).Draw(rt, "d")), Barrier: true,
+			Policy: rapid.SampledFrom([]Policy{Dynamic, Static, Quasi}).Draw(rt, "policy")}
+		if em, sim := Predict(g, m).EM, run(rt, g, m).Makespan; math.Abs(em-sim) > 1e-9 {
+			rt.Fatalf("%s, sizes %v, p=%d, d=%g: E_m %g, simulated %g", m.Policy, sizes, p, m.SchedulerDelay, em, sim)
+		}
+	})
+}
+
+// Issue 28 item 8. Section 2.1: "A merge node (of a conditional construct)
+// is 'enabled' on the availability of one of the operands" — one of its
+// branch operands, not the loop's "iteration i+1 waits for the control of
+// iteration i". A loop 0…6 (back edge 6→0, 4 iterations), decision 1 with
+// then [2] and else [3, 4] (taken), merge 5, unit times, no delays, no
+// eager allocation: each iteration is a chain of 6, so every PE count
+// takes the unrolled critical path 24 (it was 24, 16, 14, 14 on 1, 2, 4,
+// 8 PEs: iteration i+1's merge fired before its branch).
+func TestConditionalInsideLoop(t *testing.T) {
+	g := parse(t, `{"nodes": [{"id": 0}, {"id": 1, "kind": "decision"}, {"id": 2}, {"id": 3}, {"id": 4}, {"id": 5, "kind": "merge"}, {"id": 6}],
+ "edges": [[0, 1], [1, 2], [1, 3], [3, 4], [2, 5], [4, 5], [5, 6], [6, 0, {"back": true}]],
+ "conds": [{"decision": 1, "then": [2], "else": [3, 4], "merge": [5], "outcome": false}],
+ "loops": [{"id": 0, "nodes": [0, 1, 2, 3, 4, 5, 6], "iterations": 4, "control": 6, "parent": null}]}`)
+	for _, p := range []int{1, 2, 4, 8} {
+		if r := run(t, g, &Machine{PEs: p, NoEager: true}); !r.Completed || r.Makespan != 24 || r.NodeInstances != 24 {
+			t.Errorf("p=%d: makespan %g, %d instances (%s), want 24 and 24", p, r.Makespan, r.NodeInstances, r.Deadlock)
+		}
+	}
+}
+
+// Level-by-level execution of a graph with loops is refused: iteration
+// i+1's nodes share their levels with iteration i's, and wait for a later
+// level of it (it deadlocked at t=2 on the two-node loop).
+func TestBarrierRefusesLoops(t *testing.T) {
+	_, err := Run(context.Background(), parse(t, loopGraph), &Machine{PEs: 2, Barrier: true})
+	var in *InputError
+	if !errors.As(err, &in) || !strings.Contains(err.Error(), "Machine.Barrier") {
+		t.Fatalf("error %v, want an InputError naming Machine.Barrier", err)
 	}
 }

@@ -25,8 +25,11 @@ type Prediction struct {
 	EM float64 `json:"E_m"`
 	// TAv is T_av = Σ x_i·T_i (Section 3.4).
 	TAv float64 `json:"T_av"`
-	// EIdeal is the critical path: the time with unlimited PEs and no
-	// delays (Section 3.1's "minimum time").
+	// EIdeal is the critical path of the executed program (loops
+	// unrolled, failed branches left out): the time with unlimited PEs
+	// and no delays (Section 3.1's "minimum time"), a lower bound on every
+	// run. (The graph's critical path, loops once, if the program is too
+	// large to unroll.)
 	EIdeal float64 `json:"E_ideal"`
 	// PEUtilisationPrinted is the printed %PE utilisation f_p/E_m·100,
 	// f_p = Σ_L ⌈m_L/p⌉·e_{L,m} with e_{L,m} the mean compute time of a
@@ -38,57 +41,38 @@ type Prediction struct {
 	Levels        []int   `json:"level_sizes"`
 }
 
-// Predict evaluates the model for g on the machine. The three paths of
-// the state diagram (the figure is missing; docs/dataflow.md) are:
+// Predict evaluates the model for g on the machine. The paths of the
+// state diagram (the figure is missing; docs/dataflow.md) are:
 //
-//  1. an ordinary node (op, decision, merge): allocation (scheduler delay
-//     + acknowledgement bus), compute, result bus, acknowledgement bus;
-//  2. a read: allocation, I-structure request and data, compute, result
-//     bus, acknowledgement bus;
-//  3. a write: allocation, compute, I-structure bus.
+//  1. an ordinary node (op, decision, merge) whose result the scheduler
+//     acknowledges: allocation (scheduler delay + acknowledgement bus),
+//     compute, result bus, scheduler delay, acknowledgement bus;
+//  2. the same, acknowledged by the PEs holding its consumers: no
+//     scheduler delay before the acknowledgement;
+//  3. and 4. a read, likewise, with the I-structure request and data
+//     before computing;
+//  5. a write: allocation, compute, I-structure bus.
 //
-// Each is traversed once (n_i = 1) and takes the kind's mean compute time;
-// bus waits are the transfer times alone (no queueing). Loops and
+// What a policy does at run time decides the allocation and who
+// acknowledges, as in Run: dynamic scheduling allocates every node (d +
+// ack) and, level by level, holds every consumer when a result comes out,
+// so the scheduler acknowledges every result; static scheduling allots
+// every node before the start, so only the graph's outputs go to the
+// scheduler; quasi-dynamic scheduling allots a partition at a time, so
+// the outputs and the results consumed in a later partition go to the
+// scheduler, and E_m adds one allocation (d + ack) per partition. Each
+// path is traversed once (n_i = 1) with its nodes' mean compute time and
+// data; bus waits are the transfer times alone (no queueing). Loops and
 // conditionals count each node once, as the model's levels do.
 func Predict(g *graph.Graph, m *Machine) *Prediction {
-	n := float64(len(g.Nodes))
-	d, res, ack, is := m.SchedulerDelay, m.ResultBus, m.AckBus, m.IStructureBus
-	alloc := d + ack
-	if m.Policy != Dynamic {
-		alloc = 0 // sets are allocated before the start
+	paths := modelPaths(g, m)
+	p := &Prediction{EIdeal: g.CriticalPath(), Paths: paths}
+	if u, err := unroll(g); err == nil {
+		p.EIdeal, _ = u.ideal()
 	}
-	type acc struct{ count, time float64 }
-	kinds := map[string]*acc{"ordinary": {}, "read": {}, "write": {}}
-	for _, nd := range g.Nodes {
-		k := "ordinary"
-		switch nd.Kind {
-		case graph.Read:
-			k = "read"
-		case graph.Write:
-			k = "write"
-		}
-		kinds[k].count++
-		kinds[k].time += nd.Time
-	}
-	mean := func(a *acc) float64 {
-		if a.count == 0 {
-			return 0
-		}
-		return a.time / a.count
-	}
-	paths := []Path{
-		{Name: "ordinary", T: alloc + mean(kinds["ordinary"]) + res + ack},
-		{Name: "read", T: alloc + 2*is + mean(kinds["read"]) + res + ack},
-		{Name: "write", T: alloc + mean(kinds["write"]) + is},
-	}
-	p := &Prediction{EIdeal: g.CriticalPath()}
 	for i := range paths {
-		paths[i].X = kinds[paths[i].Name].count / n
-		paths[i].N = 1
-		paths[i].TI = paths[i].N * paths[i].T
-		p.TAv += paths[i].X * paths[i].TI
+		p.TAv += paths[i].X * paths[i].TI // T_av = Σ x_i·T_i (Section 3.4)
 	}
-	p.Paths = paths
 	levels := g.Levels()
 	maxL := 0
 	for _, l := range levels {
@@ -101,14 +85,112 @@ func Predict(g *graph.Graph, m *Machine) *Prediction {
 	pe := float64(m.PEs)
 	steps := 0.0
 	for _, ml := range p.Levels {
-		steps += math.Ceil(float64(ml) / pe)
+		steps += math.Ceil(float64(ml) / pe) // e_L = ⌈m_L/p⌉·T_av (Section 3.5)
 	}
-	p.EM = steps * p.TAv
+	p.EM = steps * p.TAv // E_m = Σ_L e_L
+	if m.Policy == Quasi {
+		p.EM += float64(len(quasiPartitions(g, m.PEs))) * (m.SchedulerDelay + m.AckBus)
+	}
+	n := float64(len(g.Nodes))
 	compute := g.TotalWork() / n // e_{L,m}: the mean compute time of a node
-	fp := steps * compute
+	fp := steps * compute        // f_p = Σ_L ⌈m_L/p⌉·e_{L,m} (Section 3.6.1)
 	if p.EM > 0 {
 		p.PEUtilisationPrinted = 100 * fp / p.EM
 		p.PEUtilisation = 100 * g.TotalWork() / (pe * p.EM)
 	}
 	return p
+}
+
+// The model's paths, in Prediction.Paths order.
+const (
+	pathOrdinarySched = iota
+	pathOrdinaryPE
+	pathReadSched
+	pathReadPE
+	pathWrite
+)
+
+var pathNames = [...]string{"ordinary, scheduler acknowledges", "ordinary, PEs acknowledge",
+	"read, scheduler acknowledges", "read, PEs acknowledge", "write"}
+
+// modelPaths classifies every node into its path and returns the paths
+// with x_i (the share of nodes), n_i = 1, t_i and T_i.
+func modelPaths(g *graph.Graph, m *Machine) []Path {
+	schedAck := schedulerAcknowledged(g, m)
+	var count, time, data [len(pathNames)]float64
+	for v, nd := range g.Nodes {
+		k := pathOrdinarySched
+		switch {
+		case nd.Kind == graph.Write:
+			k = pathWrite
+		case nd.Kind == graph.Read:
+			k = pathReadSched
+		}
+		if k != pathWrite && !schedAck[v] {
+			k++ // the PEs acknowledge
+		}
+		count[k]++
+		time[k] += nd.Time
+		data[k] += nd.Data
+	}
+	d, ack, is := m.SchedulerDelay, m.AckBus, m.IStructureBus
+	alloc := d + ack
+	if m.Policy != Dynamic {
+		alloc = 0 // allotted before the start, or with the partition
+	}
+	n := float64(len(g.Nodes))
+	paths := make([]Path, len(pathNames))
+	for k := range paths {
+		mean, res := 0.0, m.ResultBus
+		if count[k] > 0 {
+			mean = time[k] / count[k]
+			if m.BytesPerTime > 0 {
+				res += data[k] / count[k] / m.BytesPerTime
+			}
+		}
+		t := alloc + mean
+		switch k {
+		case pathOrdinarySched:
+			t += res + d + ack
+		case pathOrdinaryPE:
+			t += res + ack
+		case pathReadSched:
+			t += 2*is + res + d + ack
+		case pathReadPE:
+			t += 2*is + res + ack
+		case pathWrite:
+			t += is
+		}
+		paths[k] = Path{Name: pathNames[k], X: count[k] / n, N: 1, T: t, TI: t} // T_i = n_i·t_i
+	}
+	return paths
+}
+
+// schedulerAcknowledged tells, per node, whether the scheduler
+// acknowledges its result under the machine's policy (see Predict).
+func schedulerAcknowledged(g *graph.Graph, m *Machine) []bool {
+	out := make([]bool, len(g.Nodes))
+	hasSucc := make([]bool, len(g.Nodes))
+	for _, e := range g.Edges {
+		hasSucc[e.From] = true
+	}
+	part := make([]int, len(g.Nodes))
+	if m.Policy == Quasi {
+		for k, nodes := range quasiPartitions(g, m.PEs) {
+			for _, v := range nodes {
+				part[v] = k
+			}
+		}
+	}
+	for v := range out {
+		out[v] = m.Policy == Dynamic || !hasSucc[v]
+	}
+	if m.Policy == Quasi {
+		for _, e := range g.Edges {
+			if part[e.To] > part[e.From] {
+				out[e.From] = true
+			}
+		}
+	}
+	return out
 }

@@ -45,6 +45,9 @@ type MachineInfo struct {
 	Policy         string  `json:"policy"`
 	Realloc        bool    `json:"realloc"`
 	Eager          bool    `json:"eager"`
+	// BytesPerTime is the result bus's rate for the data results carry (0:
+	// not charged).
+	BytesPerTime float64 `json:"bytes_per_time"`
 }
 
 // Evaluate runs the model and the simulation for g on m.
@@ -57,7 +60,8 @@ func Evaluate(ctx context.Context, g *graph.Graph, source string, m *Machine) (*
 		Graph: GraphInfo{Source: source, Nodes: len(g.Nodes), Edges: len(g.Edges), Loops: len(g.Loops), Conds: len(g.Conds),
 			TotalWork: g.TotalWork(), CriticalPath: g.CriticalPath()},
 		Machine: MachineInfo{PEs: m.PEs, SchedulerDelay: m.SchedulerDelay, ResultBus: m.ResultBus, AckBus: m.AckBus,
-			IStructureBus: m.IStructureBus, Barrier: m.Barrier, Policy: m.Policy.String(), Realloc: !m.NoRealloc, Eager: !m.NoEager && !m.Barrier},
+			IStructureBus: m.IStructureBus, Barrier: m.Barrier, Policy: m.Policy.String(), Realloc: !m.NoRealloc,
+			Eager: !m.NoEager && !m.Barrier && m.Policy == Dynamic, BytesPerTime: m.BytesPerTime},
 		Predicted: Predict(g, m), Simulated: r}, nil
 }
 
@@ -75,8 +79,12 @@ func (r *Report) WriteTable(w io.Writer) error {
 	gi, mi, p, s := r.Graph, r.Machine, r.Predicted, r.Simulated
 	fmt.Fprintf(w, "dataflow machine: %s (%d nodes, %d edges, %d loops, %d conditionals; work %s, critical path %s)\n",
 		gi.Source, gi.Nodes, gi.Edges, gi.Loops, gi.Conds, g6(gi.TotalWork), g6(gi.CriticalPath))
-	fmt.Fprintf(w, "machine: %d PEs, %s scheduling, scheduler delay %s, buses result %s ack %s I-structure %s, barrier %v, reallocation %v, eager %v\n",
-		mi.PEs, mi.Policy, g6(mi.SchedulerDelay), g6(mi.ResultBus), g6(mi.AckBus), g6(mi.IStructureBus), mi.Barrier, mi.Realloc, mi.Eager)
+	data := ""
+	if mi.BytesPerTime > 0 {
+		data = fmt.Sprintf(", result data at %s bytes per time unit", g6(mi.BytesPerTime))
+	}
+	fmt.Fprintf(w, "machine: %d PEs, %s scheduling, scheduler delay %s, buses result %s ack %s I-structure %s, barrier %v, reallocation %v, eager %v%s\n",
+		mi.PEs, mi.Policy, g6(mi.SchedulerDelay), g6(mi.ResultBus), g6(mi.AckBus), g6(mi.IStructureBus), mi.Barrier, mi.Realloc, mi.Eager, data)
 	fmt.Fprintf(w, "  %-34s %12s %12s\n", "", "predicted", "simulated")
 	fmt.Fprintf(w, "  %-34s %12s %12s\n", "execution time (E_m / makespan)", g6(p.EM), g6(s.Makespan))
 	fmt.Fprintf(w, "  %-34s %12s %12s\n", "%PE utilisation, true busy fraction", g6(p.PEUtilisation), g6(s.Utilisation))
@@ -116,6 +124,13 @@ type StudyConfig struct {
 	Delays []float64 // scheduler delay 1..100
 	Buses  []float64 // bus time 1..10 (all three buses)
 	Seed   uint64
+	// Progress, when set, is called with the number of rows done.
+	Progress func(done int) `json:"-"`
+}
+
+// Rows is the number of rows the study makes.
+func (c StudyConfig) Rows() int {
+	return len(c.Nodes) * len(c.Grains) * len(c.Delays) * len(c.Buses) * len(c.PEs)
 }
 
 // DefaultStudy is the grid used in docs/dataflow.md: the paper's ranges.
@@ -162,6 +177,9 @@ func Study(ctx context.Context, c StudyConfig) (*StudyReport, error) {
 						}
 						r.Rows = append(r.Rows, StudyRow{Nodes: n, Grain: grain, Graph: len(g.Nodes), PEs: p, Delay: d, Bus: b,
 							EM: Predict(g, m).EM, Makespan: res.Makespan, Speedup: one.Makespan / res.Makespan})
+						if c.Progress != nil {
+							c.Progress(len(r.Rows))
+						}
 					}
 				}
 			}

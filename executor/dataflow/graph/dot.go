@@ -9,6 +9,7 @@ import (
 	gg "gonum.org/v1/gonum/graph"
 	"gonum.org/v1/gonum/graph/encoding"
 	"gonum.org/v1/gonum/graph/encoding/dot"
+	dotformat "gonum.org/v1/gonum/graph/formats/dot"
 	"gonum.org/v1/gonum/graph/simple"
 )
 
@@ -46,11 +47,33 @@ func (b dotBuilder) NewNode() gg.Node {
 	return &dotNode{id: b.DirectedGraph.NewNode().ID()}
 }
 
+// SetEdge refuses a self-loop with the node's name (gonum's graph would
+// panic, and its decoder report "panic setting edge"): the decoder turns
+// the error value it panics with into Unmarshal's error.
+func (b dotBuilder) SetEdge(e gg.Edge) {
+	if e.From().ID() == e.To().ID() {
+		panic(fmt.Errorf("self-loop on node %s: a node that depends on itself needs a loop (dlsched's JSON format)", e.From().(*dotNode).name))
+	}
+	b.DirectedGraph.SetEdge(e)
+}
+
 // ReadDOT reads a directed Graphviz DOT graph (gonum's DOT decoder): every
 // node becomes an op node whose time is its time or size attribute
 // (default 1), numbered in the order of its name (numerically when all
-// names are numbers); edges are forward edges.
+// names are numbers); edges are forward edges. An undirected graph is
+// refused (its edges say nothing of which node feeds which), and so is a
+// self-loop.
 func ReadDOT(data []byte) (*Graph, error) {
+	file, err := dotformat.ParseBytes(data)
+	if err != nil {
+		return nil, fmt.Errorf("graph: DOT: %w", err)
+	}
+	if len(file.Graphs) != 1 {
+		return nil, fmt.Errorf("graph: DOT: %d graphs in the file, want one", len(file.Graphs))
+	}
+	if !file.Graphs[0].Directed {
+		return nil, fmt.Errorf("graph: DOT: an undirected graph (graph { a -- b }); a dataflow graph needs directed edges: digraph { a -> b }")
+	}
 	b := dotBuilder{simple.NewDirectedGraph()}
 	if err := dot.Unmarshal(data, b); err != nil {
 		return nil, fmt.Errorf("graph: DOT: %w", err)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 )
 
@@ -82,9 +83,11 @@ func Random(n, grain int, seed uint64) (*Graph, error) {
 			if l > 0 {
 				prev := level[l-1]
 				np := min(1+rng.IntN(3), len(prev))
-				perm := rng.Perm(len(prev))[:np]
-				for _, i := range perm {
-					ps = append(ps, prev[i])
+				for len(ps) < np { // np distinct nodes of the level before
+					u := prev[rng.IntN(len(prev))]
+					if !slices.Contains(ps, u) {
+						ps = append(ps, u)
+					}
 				}
 				sort.Ints(ps)
 			}
@@ -105,14 +108,9 @@ func Random(n, grain int, seed uint64) (*Graph, error) {
 			}
 		}
 	}
-	seen := map[[2]int]bool{}
 	for v, ps := range preds {
 		for _, u := range ps {
-			e := [2]int{group[u], group[v]}
-			if !seen[e] {
-				seen[e] = true
-				g.Edges = append(g.Edges, Edge{From: e[0], To: e[1]})
-			}
+			g.Edges = append(g.Edges, Edge{From: group[u], To: group[v]})
 		}
 	}
 	sort.Slice(g.Edges, func(a, b int) bool {
@@ -121,5 +119,23 @@ func Random(n, grain int, seed uint64) (*Graph, error) {
 		}
 		return g.Edges[a].From < g.Edges[b].From
 	})
+	g.Edges = slices.Compact(g.Edges) // each dependency once
 	return g, g.Validate()
 }
+
+// LevelledSize returns the nodes and edges Levelled(sizes, t) would make,
+// without making them (so that a caller can refuse a graph too large).
+func LevelledSize(sizes []int) (nodes, edges float64) {
+	for i, s := range sizes {
+		nodes += float64(s)
+		if i > 0 {
+			edges += float64(sizes[i-1]) * float64(s)
+		}
+	}
+	return nodes, edges
+}
+
+// RandomSize returns the nodes and the expected edges of Random(n, 1, seed)
+// (every node beyond the first level depends on 2 nodes on average), an
+// upper bound for every grain.
+func RandomSize(n int) (nodes, edges float64) { return float64(n), 2 * float64(n) }

@@ -1,8 +1,9 @@
 // Package graph holds the dataflow graphs the dataflow machine executes: a
 // documented JSON format (docs/dataflow.md), readers for the Standard Task
-// Graph Set's text format (.stg) and Graphviz DOT, validation with errors
-// that name the node or construct, levels and the critical path, and
-// generators of levelled random programs.
+// Graph Set's text format (.stg), Graphviz DOT and WfCommons workflow
+// instances (WfFormat), validation with errors that name the node,
+// construct or task, levels and the critical path, generators of levelled
+// random programs, and the memory reading a file is estimated to need.
 package graph
 
 import (
@@ -12,10 +13,7 @@ import (
 	"io"
 	"math"
 	"sort"
-
-	gg "gonum.org/v1/gonum/graph"
-	"gonum.org/v1/gonum/graph/simple"
-	"gonum.org/v1/gonum/graph/topo"
+	"strconv"
 )
 
 // Kind is what a node does.
@@ -36,8 +34,12 @@ type Node struct {
 	ID   int     `json:"id"`
 	Kind Kind    `json:"kind,omitempty"`
 	Time float64 `json:"time"`
-	// Loc is the I-structure location of a read or write.
+	// Loc is the I-structure location of a read or write: a name or an
+	// address (the JSON format takes a string or an integer).
 	Loc string `json:"loc,omitempty"`
+	// Data is the size of the result the node broadcasts (bytes; 0: not
+	// modelled), charged on the result bus at the machine's rate.
+	Data float64 `json:"data,omitempty"`
 }
 
 // Edge carries a value from From to To; a Back edge carries it to the
@@ -152,17 +154,43 @@ func ReadJSON(r io.Reader) (*Graph, error) {
 	return &g, nil
 }
 
-// UnmarshalJSON defaults a missing node time to 1.
+// UnmarshalJSON defaults a missing node time to 1 and reads the location
+// as a string or an integer address.
 func (n *Node) UnmarshalJSON(b []byte) error {
 	type plain Node
-	p := plain{Time: 1}
+	aux := struct {
+		plain
+		Loc json.RawMessage `json:"loc"`
+	}{plain: plain{Time: 1}}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&p); err != nil {
+	if err := dec.Decode(&aux); err != nil {
 		return err
 	}
-	*n = Node(p)
+	*n = Node(aux.plain)
+	loc, err := parseLoc(aux.Loc)
+	if err != nil {
+		return fmt.Errorf("node %d: %w", n.ID, err)
+	}
+	n.Loc = loc
 	return nil
+}
+
+// parseLoc reads a location: a JSON string, or an integer (an address,
+// written in decimal: 12, 12.0 and 1.2e1 are the same location).
+func parseLoc(raw json.RawMessage) (string, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err == nil {
+		return s, nil
+	}
+	var x float64
+	if err := json.Unmarshal(raw, &x); err != nil || x != math.Trunc(x) || math.Abs(x) > 1<<53 {
+		return "", fmt.Errorf("loc %s: want a string or an integer address", truncate(raw))
+	}
+	return strconv.FormatInt(int64(x), 10), nil
 }
 
 // WriteJSON writes the graph in the JSON format.
@@ -202,6 +230,9 @@ func (g *Graph) Validate() error {
 		if !(nd.Time >= 0) || math.IsInf(nd.Time, 0) {
 			return fmt.Errorf("graph: node %d: time %g, want a finite time >= 0", i, nd.Time)
 		}
+		if !(nd.Data >= 0) || math.IsInf(nd.Data, 0) {
+			return fmt.Errorf("graph: node %d: data %g, want a finite size >= 0", i, nd.Data)
+		}
 	}
 	for _, e := range g.Edges {
 		if e.From < 0 || e.From >= n || e.To < 0 || e.To >= n {
@@ -220,12 +251,22 @@ func (g *Graph) Validate() error {
 	return g.validateConds()
 }
 
-// forwardOrder returns a topological order of the forward edges.
+// CycleError is a cycle of forward edges: Nodes are the nodes of one
+// strongly connected component, in increasing order.
+type CycleError struct{ Nodes []int }
+
+// Error implements error.
+func (e *CycleError) Error() string {
+	return fmt.Sprintf("graph: cycle without a back edge through nodes %v", e.Nodes)
+}
+
+// forwardOrder returns a topological order of the forward edges (Kahn's
+// algorithm, sources in id order), or a *CycleError naming the nodes of
+// one cycle.
 func (g *Graph) forwardOrder() ([]int, error) {
-	dg := simple.NewDirectedGraph()
-	for i := range g.Nodes {
-		dg.AddNode(simple.Node(i))
-	}
+	n := len(g.Nodes)
+	indeg := make([]int, n)
+	succ := make([][]int, n)
 	for _, e := range g.Edges {
 		if e.Back {
 			continue
@@ -233,26 +274,58 @@ func (g *Graph) forwardOrder() ([]int, error) {
 		if e.From == e.To {
 			return nil, fmt.Errorf("graph: node %d depends on itself without a back edge", e.From)
 		}
-		dg.SetEdge(simple.Edge{F: simple.Node(e.From), T: simple.Node(e.To)})
+		succ[e.From] = append(succ[e.From], e.To)
+		indeg[e.To]++
 	}
-	sorted, err := topo.SortStabilized(dg, func(ns []gg.Node) {
-		sort.Slice(ns, func(a, b int) bool { return ns[a].ID() < ns[b].ID() })
-	})
-	if err != nil {
-		var cyc []int
-		if u, ok := err.(topo.Unorderable); ok && len(u) > 0 {
-			for _, nd := range u[0] {
-				cyc = append(cyc, int(nd.ID()))
-			}
-			sort.Ints(cyc)
+	order := make([]int, 0, n)
+	for v := range indeg {
+		if indeg[v] == 0 {
+			order = append(order, v)
 		}
-		return nil, fmt.Errorf("graph: cycle without a back edge through nodes %v", cyc)
 	}
-	out := make([]int, len(sorted))
-	for i, nd := range sorted {
-		out[i] = int(nd.ID())
+	for k := 0; k < len(order); k++ {
+		for _, w := range succ[order[k]] {
+			if indeg[w]--; indeg[w] == 0 {
+				order = append(order, w)
+			}
+		}
 	}
-	return out, nil
+	if len(order) < n {
+		return nil, &CycleError{Nodes: g.cycleAmong(indeg)}
+	}
+	return order, nil
+}
+
+// cycleAmong returns the nodes of one cycle among the nodes Kahn's
+// algorithm could not order (indeg > 0), in increasing order: walking
+// back along forward edges from such a node stays among them and must
+// come back to a node already seen.
+func (g *Graph) cycleAmong(indeg []int) []int {
+	pred := make([]int, len(g.Nodes))
+	for i := range pred {
+		pred[i] = -1
+	}
+	for _, e := range g.Edges {
+		if !e.Back && indeg[e.From] > 0 && indeg[e.To] > 0 {
+			pred[e.To] = e.From
+		}
+	}
+	v := 0
+	for indeg[v] == 0 {
+		v++
+	}
+	at := map[int]int{}
+	var walk []int
+	for {
+		if k, ok := at[v]; ok {
+			cyc := append([]int(nil), walk[k:]...)
+			sort.Ints(cyc)
+			return cyc
+		}
+		at[v] = len(walk)
+		walk = append(walk, v)
+		v = pred[v]
+	}
 }
 
 func (g *Graph) validateLoops() error {
@@ -355,6 +428,7 @@ func (g *Graph) inside(a, b int) bool {
 
 func (g *Graph) validateConds() error {
 	n := len(g.Nodes)
+	listed := map[int]bool{}
 	for k, c := range g.Conds {
 		if c.Decision < 0 || c.Decision >= n || g.Nodes[c.Decision].Kind != Decision {
 			return fmt.Errorf("graph: conditional %d: node %d is not a decision node", k, c.Decision)
@@ -373,6 +447,45 @@ func (g *Graph) validateConds() error {
 			if g.Nodes[v].Kind != Merge {
 				return fmt.Errorf("graph: conditional %d: node %d is listed as a merge but has kind %s", k, v, g.Nodes[v].Kind)
 			}
+			listed[v] = true
+		}
+		if err := g.validateBranches(k); err != nil {
+			return err
+		}
+	}
+	for v, nd := range g.Nodes {
+		if nd.Kind == Merge && !listed[v] {
+			return fmt.Errorf("graph: node %d: a merge that no conditional lists in its merge (a merge joins a conditional's branches)", v)
+		}
+	}
+	return nil
+}
+
+// validateBranches checks conditional k's branches: disjoint, and every
+// forward edge that leaves a branch goes to one of its merges (a value of
+// one branch exists only when that branch is taken).
+func (g *Graph) validateBranches(k int) error {
+	c := &g.Conds[k]
+	side := map[int]string{}
+	for _, v := range c.Then {
+		side[v] = "then"
+	}
+	for _, v := range c.Else {
+		if side[v] == "then" {
+			return fmt.Errorf("graph: conditional %d: node %d is in both branches", k, v)
+		}
+		side[v] = "else"
+	}
+	merge := map[int]bool{}
+	for _, v := range c.Merge {
+		merge[v] = true
+		if side[v] != "" {
+			return fmt.Errorf("graph: conditional %d: merge node %d is also in its %s branch", k, v, side[v])
+		}
+	}
+	for _, e := range g.Edges {
+		if s := side[e.From]; s != "" && !e.Back && side[e.To] != s && !merge[e.To] {
+			return fmt.Errorf("graph: conditional %d: edge [%d, %d] leaves the %s branch to a node that is not its merge", k, e.From, e.To, s)
 		}
 	}
 	return nil
@@ -481,4 +594,20 @@ func (g *Graph) TotalWork() float64 {
 		s += nd.Time
 	}
 	return s
+}
+
+// Read costs, measured as peak memory over file size with the whole file
+// in memory (docs/dataflow.md, Limits): the JSON formats about 9 times the
+// file, the Standard Task Graph format 22, DOT (gonum's parser and graph)
+// 40; each rounded up.
+var readFactor = map[string]float64{".json": 10, ".stg": 25, ".dot": 45, ".gv": 45}
+
+// ReadCost estimates the peak memory of reading a graph file of the given
+// extension (".json", ".stg", ".dot", ".gv") and size, before it is read.
+func ReadCost(ext string, size int64) float64 {
+	f, ok := readFactor[ext]
+	if !ok {
+		f = 45
+	}
+	return f * float64(size)
 }

@@ -21,81 +21,110 @@ import (
 func ReadSTG(r io.Reader) (*Graph, error) {
 	sc := bufio.NewScanner(io.LimitReader(r, 1<<30))
 	sc.Buffer(make([]byte, 64*1024), 16<<20)
-	var toks []int
-	line := 0
-	n := -1
-	type rec struct {
-		id, time int
-		preds    []int
-	}
-	var recs []rec
+	tk := &stgTokens{sc: sc, n: -1}
+	var recs []stgRecord
 	seen := map[int]bool{}
-	// next returns the next integer, reading lines as needed.
-	next := func() (int, bool, error) {
-		for len(toks) == 0 {
-			if !sc.Scan() {
-				return 0, false, sc.Err()
-			}
-			line++
-			for _, f := range strings.Fields(sc.Text()) {
-				v, err := strconv.Atoi(f)
-				if err != nil {
-					return 0, false, fmt.Errorf("graph: STG line %d: %q is not an integer", line, f)
-				}
-				toks = append(toks, v)
-			}
-			if n < 0 && len(toks) > 0 { // header: N [extra]
-				n = toks[0]
-				if n < 1 || n > MaxNodes-2 {
-					return 0, false, fmt.Errorf("graph: STG line %d: %d tasks, want 1..%d", line, n, MaxNodes-2)
-				}
-				toks = nil
-			}
-		}
-		v := toks[0]
-		toks = toks[1:]
-		return v, true, nil
-	}
 	for {
-		id, ok, err := next()
+		rc, ok, err := tk.record(seen)
 		if err != nil {
 			return nil, err
 		}
 		if !ok {
 			break
 		}
-		t, ok1, err1 := next()
-		np, ok2, err2 := next()
-		if err1 != nil || err2 != nil || !ok1 || !ok2 {
-			return nil, fmt.Errorf("graph: STG line %d: task %d: incomplete record", line, id)
-		}
-		if id < 0 || id > n+1 || seen[id] {
-			return nil, fmt.Errorf("graph: STG line %d: task id %d: want a new id in 0..%d", line, id, n+1)
-		}
-		if t < 0 || np < 0 || np > n+1 {
-			return nil, fmt.Errorf("graph: STG line %d: task %d: time %d, %d predecessors", line, id, t, np)
-		}
-		rc := rec{id: id, time: t}
-		for k := 0; k < np; k++ {
-			p, ok, err := next()
-			if err != nil || !ok {
-				return nil, fmt.Errorf("graph: STG line %d: task %d: %d predecessors announced, %d found", line, id, np, k)
-			}
-			if p < 0 || p > n+1 || p == id {
-				return nil, fmt.Errorf("graph: STG line %d: task %d: predecessor %d, want 0..%d", line, id, p, n+1)
-			}
-			rc.preds = append(rc.preds, p)
-		}
-		seen[id] = true
+		seen[rc.id] = true
 		recs = append(recs, rc)
-		if id == n+1 {
+		if rc.id == tk.n+1 {
 			break // the exit task: what follows is comments
 		}
 	}
-	if n < 0 || len(recs) == 0 {
+	if tk.n < 0 || len(recs) == 0 {
 		return nil, fmt.Errorf("graph: STG: no tasks")
 	}
-	// A predecessor 0 may be named when the entry's record is omitted.
+	return stgGraph(recs, seen)
+}
+
+// stgRecord is one task: id, processing time, predecessors.
+type stgRecord struct {
+	id, time int
+	preds    []int
+}
+
+// stgTokens reads the integers of an STG file, line by line; the first
+// line is the header (N, and possibly a number that is not part of the
+// graph).
+type stgTokens struct {
+	sc   *bufio.Scanner
+	toks []int
+	line int
+	n    int // the number of tasks, -1 before the header
+}
+
+// next returns the next integer, reading lines as needed.
+func (tk *stgTokens) next() (int, bool, error) {
+	for len(tk.toks) == 0 {
+		if !tk.sc.Scan() {
+			return 0, false, tk.sc.Err()
+		}
+		tk.line++
+		for _, f := range strings.Fields(tk.sc.Text()) {
+			v, err := strconv.Atoi(f)
+			if err != nil {
+				return 0, false, fmt.Errorf("graph: STG line %d: %q is not an integer", tk.line, f)
+			}
+			tk.toks = append(tk.toks, v)
+		}
+		if tk.n < 0 && len(tk.toks) > 0 { // header: N [extra]
+			tk.n = tk.toks[0]
+			if tk.n < 1 || tk.n > MaxNodes-2 {
+				return 0, false, fmt.Errorf("graph: STG line %d: %d tasks, want 1..%d", tk.line, tk.n, MaxNodes-2)
+			}
+			tk.toks = nil
+		}
+	}
+	v := tk.toks[0]
+	tk.toks = tk.toks[1:]
+	return v, true, nil
+}
+
+// record reads one task's record (ok false at the end of the file).
+func (tk *stgTokens) record(seen map[int]bool) (stgRecord, bool, error) {
+	id, ok, err := tk.next()
+	if err != nil || !ok {
+		return stgRecord{}, false, err
+	}
+	t, ok1, err1 := tk.next()
+	np, ok2, err2 := tk.next()
+	if err1 != nil || err2 != nil || !ok1 || !ok2 {
+		return stgRecord{}, false, fmt.Errorf("graph: STG line %d: task %d: incomplete record", tk.line, id)
+	}
+	n := tk.n
+	if id < 0 || id > n+1 || seen[id] {
+		return stgRecord{}, false, fmt.Errorf("graph: STG line %d: task id %d: want a new id in 0..%d", tk.line, id, n+1)
+	}
+	if t < 0 || np < 0 || np > n+1 {
+		return stgRecord{}, false, fmt.Errorf("graph: STG line %d: task %d: time %d, %d predecessors", tk.line, id, t, np)
+	}
+	rc := stgRecord{id: id, time: t}
+	for k := 0; k < np; k++ {
+		p, ok, err := tk.next()
+		if err != nil || !ok {
+			return stgRecord{}, false, fmt.Errorf("graph: STG line %d: task %d: %d predecessors announced, %d found", tk.line, id, np, k)
+		}
+		if p == id {
+			return stgRecord{}, false, fmt.Errorf("graph: STG line %d: task %d depends on itself", tk.line, id)
+		}
+		if p < 0 || p > n+1 {
+			return stgRecord{}, false, fmt.Errorf("graph: STG line %d: task %d: predecessor %d, want 0..%d", tk.line, id, p, n+1)
+		}
+		rc.preds = append(rc.preds, p)
+	}
+	return rc, true, nil
+}
+
+// stgGraph renumbers the tasks 0.. in increasing id (adding the entry
+// task 0 when a record names it without defining it) and validates.
+func stgGraph(recs []stgRecord, seen map[int]bool) (*Graph, error) {
 	for _, rc := range recs {
 		for _, p := range rc.preds {
 			if !seen[p] {
@@ -103,7 +132,7 @@ func ReadSTG(r io.Reader) (*Graph, error) {
 					return nil, fmt.Errorf("graph: STG: task %d: predecessor %d has no record", rc.id, p)
 				}
 				seen[0] = true
-				recs = append(recs, rec{id: 0})
+				recs = append(recs, stgRecord{id: 0})
 			}
 		}
 	}
