@@ -69,39 +69,49 @@ func Estimate(cfg Config) (Cost, error) {
 
 // visits estimates the visits of the M tasks to processors from the
 // level sizes: M times the visits per task of the steady state (eq. 2
-// summed over each level, as in the proof of Theorem 1; when the root is
-// saturated the flow 1/β_f is passed down from the root instead, each
-// level executing what its processors have time for), and at most
-// M(M + 1)/2, since the i-th task can pass only processors that already
-// hold one.
+// summed over each level, as in the proof of Theorem 1, at a throughput
+// of at most 1/β_f and of the root's link, eq. (1)), plus the 4N tasks
+// of start-up and wind-down at the mean depth, and at most M(M + 1)/2,
+// since the i-th task can pass only processors that already hold one.
+// Without a steady state (α <= β_f, or no worker at the root) every task
+// is counted at every level.
 func visits(levels []int, p *Params, noRootWorker bool) float64 {
 	m := float64(p.M)
+	n, depths := 0.0, 0.0
+	for d, size := range levels {
+		n += float64(size)
+		depths += float64(d * size)
+	}
 	perTask := float64(len(levels))
-	if a, bf := p.Alpha(), p.BetaF; a > bf && !noRootWorker {
-		perTask = levelFlow(levels, a, bf)
+	if p.Alpha() > p.BetaF && !noRootWorker {
+		link := p.BetaF/4 + p.Startup + p.Tau*math.Max(p.Dt, p.Dr) // eq. (1) per task
+		perTask = levelFlow(levels, p.Alpha(), p.BetaF, 1/link)
 	}
 	return math.Min(m*perTask, m*(m+1)/2)
 }
 
 // levelFlow returns the visits per task in steady state on a tree with
-// the given level sizes, for α > β_f.
-func levelFlow(levels []int, alpha, betaF float64) float64 {
+// the given level sizes, for α > β_f, at a throughput of at most xmax.
+func levelFlow(levels []int, alpha, betaF, xmax float64) float64 {
 	// Bottom-up, eq. (2) summed over level i: the visits per unit time
 	// Λ_i = (n_i + (α − β_f)·Λ_{i+1})/α.
-	lambda := 0.0
-	for i := len(levels) - 1; i >= 0; i-- {
-		lambda = (float64(levels[i]) + (alpha-betaF)*lambda) / alpha
+	x := math.Min(1/betaF, xmax) // throughput
+	if alpha > betaF {
+		lambda := 0.0
+		for i := len(levels) - 1; i >= 0; i-- {
+			lambda = (float64(levels[i]) + (alpha-betaF)*lambda) / alpha
+		}
+		x = math.Min(lambda, x)
 	}
-	x := math.Min(lambda, 1/betaF) // throughput: c_root, at most 1/β_f
 	// Top-down: level i receives r tasks per unit time and its processors,
 	// busy all the time, execute e = (n_i − β_f·r)/(α − β_f) of them
 	// (within [0, r]) and forward the rest.
 	r, total := x, 0.0
 	for i, size := range levels {
 		total += r
-		e := (float64(size) - betaF*r) / (alpha - betaF)
-		if i == len(levels)-1 {
-			e = r
+		e := r // not busy all the time, or the last level: all executed
+		if r*alpha > float64(size) && i < len(levels)-1 {
+			e = (float64(size) - betaF*r) / (alpha - betaF)
 		}
 		r -= math.Max(0, math.Min(e, r))
 		if r <= 0 {
