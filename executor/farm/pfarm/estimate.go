@@ -29,10 +29,9 @@ type Cost struct {
 // transfer each way, two CPU charges each way, the manager's PRI ALT,
 // the hand-overs); the report adds its per-processor arrays.
 const (
-	baseBytes          = 48 << 20 // the process before the tree
-	modelBytesPerNode  = 320      // tree, rates, Lemma 1, report arrays, FindOptTree
-	meshBytesPerNode   = 2400     // the mesh graph MeshBFS builds
-	simBytesPerNode    = 30 << 10 // processes (goroutine stacks), kernel objects
+	baseBytes          = 28 << 20 // the process before the tree
+	modelBytesPerNode  = 288      // tree, rates, Lemma 1, FindOptTree, the report
+	simBytesPerNode    = 26 << 10 // processes (goroutine stacks), kernel objects
 	eventsPerVisit     = 19.5
 	eventsPerProcessor = 8
 )
@@ -55,9 +54,6 @@ func Estimate(cfg Config) (Cost, error) {
 	}
 	n := int64(sh.n)
 	c := Cost{N: sh.n, Bytes: baseBytes + n*modelBytesPerNode}
-	if cfg.Topology.Kind == "mesh" {
-		c.Bytes += n * meshBytesPerNode
-	}
 	if cfg.NoSim {
 		return c, nil
 	}
