@@ -136,8 +136,8 @@ func (e *LimitError) Format(name func(field string) string) string {
 		return fmt.Sprintf("the run is estimated to need %d MB for %d processors, above the limit %s %d MB",
 			(e.Need+(1<<20)-1)>>20, e.Cost.N, name(e.Field), e.Limit>>20)
 	}
-	return fmt.Sprintf("the simulation is estimated to take %.3g kernel events (%.3g visits of tasks to processors), above the limit %s %.3g",
-		float64(e.Need), e.Cost.Visits, name(e.Field), float64(e.Limit))
+	return fmt.Sprintf("the simulation is estimated to take %d kernel events (%.0f visits of tasks to processors), above the limit %s %d",
+		e.Need, e.Cost.Visits, name(e.Field), e.Limit)
 }
 
 // checkLimits refuses a cost above cfg's limits (0: no limit).
