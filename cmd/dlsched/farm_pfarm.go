@@ -12,7 +12,6 @@ import (
 	"github.com/dlsched/dlsched/executor/farm/pfarm"
 	"github.com/dlsched/dlsched/internal/atomicfile"
 	"github.com/dlsched/dlsched/problem"
-	"github.com/dlsched/dlsched/topology"
 )
 
 func pfarmCommand() *cli.Command {
@@ -138,7 +137,24 @@ func pfarmConfig(c *cli.Context) (pfarm.Config, error) {
 	if cfg.MaxBytes, cfg.MaxEvents, err = limits(c); err != nil {
 		return cfg, err
 	}
-	spec := topology.FarmSpec{Kind: c.String("topology")}
+	if cfg.Params.Seed, err = strconv.ParseUint(strings.TrimSpace(c.String("seed")), 10, 64); err != nil {
+		return cfg, usagef("invalid --seed %s: want a non-negative integer", c.String("seed"))
+	}
+	if err := pfarmTopology(c, &cfg); err != nil {
+		return cfg, err
+	}
+	if err := pfarmParams(c, &cfg.Params); err != nil {
+		return cfg, err
+	}
+	cfg.NoSim, cfg.FindOpt = c.Bool("no-sim"), c.Bool("find-opt")
+	return cfg, nil
+}
+
+// pfarmTopology reads the farm tree into cfg.Topology.
+func pfarmTopology(c *cli.Context, cfg *pfarm.Config) error {
+	spec := &cfg.Topology
+	spec.Kind = c.String("topology")
+	var err error
 	switch spec.Kind {
 	case "chain":
 		spec.N, err = parseInt(c, "N")
@@ -147,37 +163,55 @@ func pfarmConfig(c *cli.Context) (pfarm.Config, error) {
 			spec.Depth, err = parseInt(c, "depth")
 		}
 	case "mesh":
-		spec, err = meshSpec(c, spec)
+		err = pfarmMesh(c, cfg)
 	default:
-		return cfg, usagef("invalid --topology %q: want chain, kary or mesh", spec.Kind)
+		return usagef("invalid --topology %q: want chain, kary or mesh", spec.Kind)
 	}
 	if err != nil {
-		return cfg, err
+		return err
 	}
-	if err := onlyFor(c, spec.Kind, map[string]string{"N": "chain", "k": "kary", "depth": "kary", "rows": "mesh", "cols": "mesh"}); err != nil {
-		return cfg, err
+	if spec.Kind == "mesh" && spec.BFS == "random" {
+		spec.Seed = cfg.Params.Seed
 	}
-	p := &cfg.Params
-	if p.Seed, err = strconv.ParseUint(strings.TrimSpace(c.String("seed")), 10, 64); err != nil {
-		return cfg, usagef("invalid --seed %s: want a non-negative integer", c.String("seed"))
+	return onlyFor(c, spec.Kind, map[string]string{"N": "chain", "k": "kary", "depth": "kary", "rows": "mesh", "cols": "mesh"})
+}
+
+// pfarmMesh reads the mesh, the root and the BFS tree into cfg.Topology.
+func pfarmMesh(c *cli.Context, cfg *pfarm.Config) error {
+	spec := &cfg.Topology
+	var err error
+	if spec.Rows, err = parseInt(c, "rows"); err != nil {
+		return err
 	}
-	spec.Seed = p.Seed
-	if spec.Kind != "mesh" || spec.BFS != "random" {
-		spec.Seed = 0
+	if spec.Cols, err = parseInt(c, "cols"); err != nil {
+		return err
 	}
-	cfg.Topology = spec
+	r, col, ok := strings.Cut(c.String("root"), ",")
+	if spec.Row, err = strconv.Atoi(strings.TrimSpace(r)); !ok || err != nil {
+		return usagef("invalid --root %s: want row,col", c.String("root"))
+	}
+	if spec.Col, err = strconv.Atoi(strings.TrimSpace(col)); err != nil {
+		return usagef("invalid --root %s: want row,col", c.String("root"))
+	}
+	spec.BFS = c.String("bfs")
+	return nil
+}
+
+// pfarmParams reads M, the task times, the overheads and the links.
+func pfarmParams(c *cli.Context, p *pfarm.Params) error {
+	var err error
 	if p.M, err = parseInt(c, "M"); err != nil {
-		return cfg, err
+		return err
 	}
 	tasks := strings.TrimSpace(c.String("tasks"))
 	if c.IsSet("Te") || tasks == "const" {
 		if p.Te, err = parseFloat(c, "Te", false); err != nil {
-			return cfg, err
+			return err
 		}
 	}
 	if tasks != "const" {
 		if p.Tasks, err = pfarm.ParseTasks(tasks, p.Te); err != nil {
-			return cfg, pfarmErr(err)
+			return pfarmErr(err)
 		}
 	}
 	for _, fl := range []struct {
@@ -185,30 +219,10 @@ func pfarmConfig(c *cli.Context) (pfarm.Config, error) {
 		dst  *float64
 	}{{"beta-e", &p.BetaE}, {"beta-f", &p.BetaF}, {"tau", &p.Tau}, {"startup", &p.Startup}, {"Dt", &p.Dt}, {"Dr", &p.Dr}} {
 		if *fl.dst, err = parseFloat(c, fl.name, false); err != nil {
-			return cfg, err
+			return err
 		}
 	}
-	cfg.NoSim, cfg.FindOpt = c.Bool("no-sim"), c.Bool("find-opt")
-	return cfg, nil
-}
-
-func meshSpec(c *cli.Context, spec topology.FarmSpec) (topology.FarmSpec, error) {
-	var err error
-	if spec.Rows, err = parseInt(c, "rows"); err != nil {
-		return spec, err
-	}
-	if spec.Cols, err = parseInt(c, "cols"); err != nil {
-		return spec, err
-	}
-	r, col, ok := strings.Cut(c.String("root"), ",")
-	if spec.Row, err = strconv.Atoi(strings.TrimSpace(r)); !ok || err != nil {
-		return spec, usagef("invalid --root %s: want row,col", c.String("root"))
-	}
-	if spec.Col, err = strconv.Atoi(strings.TrimSpace(col)); err != nil {
-		return spec, usagef("invalid --root %s: want row,col", c.String("root"))
-	}
-	spec.BFS = c.String("bfs")
-	return spec, nil
+	return nil
 }
 
 // onlyFor refuses flags that do not apply to the chosen topology.
