@@ -3,11 +3,7 @@ package topology
 import (
 	"fmt"
 	"math/rand/v2"
-
-	"gonum.org/v1/gonum/graph"
-	"gonum.org/v1/gonum/graph/iterator"
-	"gonum.org/v1/gonum/graph/simple"
-	"gonum.org/v1/gonum/graph/traverse"
+	"slices"
 )
 
 // MaxFarmNodes bounds the farm trees Chain, KAry and MeshBFS build.
@@ -166,7 +162,8 @@ func (c BFSChoice) String() string {
 // numbered in the order of a breadth-first search from the root (the mesh
 // node (r, c) has graph ID r·cols + c; neighbours are visited in
 // increasing ID order), so the numbering is the same for every choice of
-// tree. rng is used by BFSRandom only.
+// tree. rng is used by BFSRandom only. The search runs on the grid
+// directly, in O(rows·cols) time and three integers of memory per node.
 func MeshBFS(rows, cols, r0, c0 int, choice BFSChoice, rng *rand.Rand) (*FarmTree, error) {
 	if rows < 1 || cols < 1 || rows*cols > MaxFarmNodes || rows > MaxFarmNodes || cols > MaxFarmNodes {
 		return nil, fmt.Errorf("topology: mesh %d×%d, want 1..%d processors", rows, cols, MaxFarmNodes)
@@ -177,59 +174,24 @@ func MeshBFS(rows, cols, r0, c0 int, choice BFSChoice, rng *rand.Rand) (*FarmTre
 	if choice == BFSRandom && rng == nil {
 		return nil, fmt.Errorf("topology: mesh: random BFS tree without a random source")
 	}
-	g := simple.NewUndirectedGraph()
-	id := func(r, c int) int64 { return int64(r*cols + c) }
-	for r := 0; r < rows; r++ {
-		for c := 0; c < cols; c++ {
-			g.AddNode(simple.Node(id(r, c)))
-		}
-	}
-	for r := 0; r < rows; r++ {
-		for c := 0; c < cols; c++ {
-			if c+1 < cols {
-				g.SetEdge(simple.Edge{F: simple.Node(id(r, c)), T: simple.Node(id(r, c+1))})
-			}
-			if r+1 < rows {
-				g.SetEdge(simple.Edge{F: simple.Node(id(r, c)), T: simple.Node(id(r+1, c))})
-			}
-		}
-	}
-	// Breadth-first order and distances (gonum's traversal; neighbours
-	// sorted by ID so that the order does not depend on map iteration).
-	order := []int64{}
-	dist := map[int64]int{}
-	bf := traverse.BreadthFirst{Visit: func(n graph.Node) { order = append(order, n.ID()) }}
-	bf.Walk(sortedGraph{g}, simple.Node(id(r0, c0)), func(n graph.Node, d int) bool {
-		dist[n.ID()] = d
-		return false
-	})
-	num := make(map[int64]int, len(order))
-	for i, v := range order {
-		num[v] = i
-	}
+	g := grid{rows: rows, cols: cols, r0: r0, c0: c0}
+	order, num := g.bfs()
 	parent := make([]int, len(order))
 	parent[0] = -1
+	var cands []int // neighbours one step closer, in increasing ID order, by BFS number
 	for i := 1; i < len(order); i++ {
 		v := order[i]
-		var cands []int // neighbours one step closer, by BFS number
-		for _, u := range sortedNeighbours(g, v) {
-			if dist[u] == dist[v]-1 {
+		cands = cands[:0]
+		for _, u := range g.neighbours(v) {
+			if u >= 0 && g.dist(u) == g.dist(v)-1 {
 				cands = append(cands, num[u])
 			}
 		}
-		minIdx := cands[0]
-		for _, c := range cands {
-			minIdx = min(minIdx, c)
-		}
 		switch choice {
 		case BFSFirst:
-			parent[i] = minIdx // the earliest visited neighbour discovers v
+			parent[i] = slices.Min(cands) // the earliest visited neighbour discovers v
 		case BFSLast:
-			p := cands[0]
-			for _, c := range cands {
-				p = max(p, c)
-			}
-			parent[i] = p
+			parent[i] = slices.Max(cands)
 		case BFSRandom:
 			parent[i] = cands[rng.IntN(len(cands))]
 		}
@@ -238,33 +200,58 @@ func MeshBFS(rows, cols, r0, c0 int, choice BFSChoice, rng *rand.Rand) (*FarmTre
 	return fromParents(name, parent, 0), nil
 }
 
-// sortedGraph makes a traversal visit neighbours in increasing ID order.
-type sortedGraph struct{ *simple.UndirectedGraph }
+// grid is a rows×cols mesh searched from (r0, c0); node (r, c) has ID
+// r·cols + c.
+type grid struct{ rows, cols, r0, c0 int }
 
-func (s sortedGraph) From(id int64) graph.Nodes {
-	return iterator.NewOrderedNodes(nodesOf(sortedNeighbours(s.UndirectedGraph, id)))
+// neighbours returns the IDs of v's neighbours in increasing order (up,
+// left, right, down), -1 where the mesh ends.
+func (g grid) neighbours(v int) [4]int {
+	r, c := v/g.cols, v%g.cols
+	nb := [4]int{-1, -1, -1, -1}
+	if r > 0 {
+		nb[0] = v - g.cols
+	}
+	if c > 0 {
+		nb[1] = v - 1
+	}
+	if c+1 < g.cols {
+		nb[2] = v + 1
+	}
+	if r+1 < g.rows {
+		nb[3] = v + g.cols
+	}
+	return nb
 }
 
-func nodesOf(ids []int64) []graph.Node {
-	out := make([]graph.Node, len(ids))
-	for i, v := range ids {
-		out[i] = simple.Node(v)
-	}
-	return out
+// dist is the distance of node v from the root: on a mesh, |r − r0| +
+// |c − c0|.
+func (g grid) dist(v int) int {
+	r, c := v/g.cols, v%g.cols
+	return max(r-g.r0, g.r0-r) + max(c-g.c0, g.c0-c)
 }
 
-func sortedNeighbours(g *simple.UndirectedGraph, id int64) []int64 {
-	it := g.From(id)
-	var out []int64
-	for it.Next() {
-		out = append(out, it.Node().ID())
+// bfs returns the IDs in breadth-first order from the root, each node
+// numbered when first discovered, neighbours in increasing ID order, and
+// the number of each ID.
+func (g grid) bfs() (order, num []int) {
+	n := g.rows * g.cols
+	num = make([]int, n)
+	for i := range num {
+		num[i] = -1
 	}
-	for i := 1; i < len(out); i++ { // insertion sort: at most 4 neighbours
-		for j := i; j > 0 && out[j] < out[j-1]; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
+	order = make([]int, 1, n)
+	order[0] = g.r0*g.cols + g.c0
+	num[order[0]] = 0
+	for q := 0; q < len(order); q++ {
+		for _, u := range g.neighbours(order[q]) {
+			if u >= 0 && num[u] < 0 {
+				num[u] = len(order)
+				order = append(order, u)
+			}
 		}
 	}
-	return out
+	return order, num
 }
 
 // FarmSpec describes a farm tree in the words of the command line and the

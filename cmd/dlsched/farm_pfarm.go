@@ -7,12 +7,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
-	"golang.org/x/term"
 
 	"github.com/dlsched/dlsched/executor/farm/pfarm"
 	"github.com/dlsched/dlsched/internal/atomicfile"
+	"github.com/dlsched/dlsched/problem"
 )
 
 func pfarmCommand() *cli.Command {
@@ -22,7 +21,7 @@ func pfarmCommand() *cli.Command {
 		Description: "Farms M tasks from a host over a chain, a complete k-ary tree or a BFS tree of a mesh.\n" +
 			"Times in seconds, sizes in bytes. Example:\n" +
 			"  dlsched farm pfarm --topology kary --k 2 --depth 3 --Te 0.01 --M 100000",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "topology", Usage: "chain, kary or mesh"},
 			&cli.StringFlag{Name: "N", Usage: "processors of a chain"},
 			&cli.StringFlag{Name: "k", Usage: "arity of a complete k-ary tree"},
@@ -45,7 +44,7 @@ func pfarmCommand() *cli.Command {
 			&cli.BoolFlag{Name: "find-opt", Usage: "also prune a saturated tree (FindOptTree)"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json"},
 			&cli.StringFlag{Name: "out", Usage: "write the report to this file instead of stdout"},
-		},
+		}, limitFlags()...),
 		Action: pfarmAction,
 	}
 }
@@ -65,21 +64,59 @@ func pfarmAction(c *cli.Context) error {
 	if err := checkOutPath("out", c.String("out")); err != nil {
 		return err
 	}
-	if !cfg.NoSim && term.IsTerminal(int(os.Stderr.Fd())) && cfg.Params.M >= 100000 {
-		bar := progressbar.NewOptions(cfg.Params.M, progressbar.OptionSetWriter(os.Stderr),
-			progressbar.OptionSetDescription("simulating"), progressbar.OptionShowCount(),
-			progressbar.OptionSetItsString("tasks"), progressbar.OptionClearOnFinish())
-		cfg.Sim.Progress = func(done, _ int) { bar.Set(done) }
+	cost, err := pfarm.Estimate(cfg)
+	if err != nil {
+		return pfarmErr(err)
+	}
+	if cost.Events >= pfarmProgressEvents {
+		if bar := progress(c, cfg.Params.M, 0, "simulating", "results"); bar != nil {
+			cfg.Sim.Progress = func(done, _ int) { bar(done) }
+		}
 	}
 	r, err := pfarm.Run(c.Context, cfg)
+	if err != nil {
+		return pfarmErr(err)
+	}
+	return writeReport(c.String("out"), format, r.WriteJSON, r.WriteTable)
+}
+
+// pfarmProgressEvents is the estimated number of kernel events from which
+// a run shows a progress bar: a few seconds at the 4 million events a
+// second BenchmarkPfarm63 measures.
+const pfarmProgressEvents = 10_000_000
+
+// pfarmFlags maps the fields pfarm's errors name to the flags.
+var pfarmFlags = map[string]string{
+	"Topology.Kind": "topology", "Topology.N": "N", "Topology.K": "k", "Topology.Depth": "depth",
+	"Topology.Rows": "rows", "Topology.Cols": "cols", "Topology.Root": "root", "Topology.BFS": "bfs",
+	"Params.M": "M", "Params.Te": "Te", "Params.BetaE": "beta-e", "Params.BetaF": "beta-f", "Params.Tau": "tau",
+	"Params.Startup": "startup", "Params.Dt": "Dt", "Params.Dr": "Dr", "Params.Tasks": "tasks",
+	"MaxBytes": "max-memory", "MaxEvents": "max-events",
+}
+
+func pfarmFlag(field string) string {
+	if f, ok := pfarmFlags[field]; ok {
+		return "--" + f
+	}
+	return field
+}
+
+// pfarmErr turns pfarm's input errors into bad usage naming the flags;
+// a failed simulation passes unchanged (exit 1).
+func pfarmErr(err error) error {
+	var lim *pfarm.LimitError
+	if errors.As(err, &lim) && lim.Field == "MaxEvents" {
+		return usagef("%s; --no-sim gives the model alone", lim.Format(pfarmFlag))
+	}
+	var named problem.Named
+	if errors.As(err, &named) {
+		return usage(errors.New(named.Format(pfarmFlag)))
+	}
 	var in *pfarm.InputError
 	if errors.As(err, &in) {
 		return usage(err)
 	}
-	if err != nil {
-		return err
-	}
-	return writeReport(c.String("out"), format, r.WriteJSON, r.WriteTable)
+	return err
 }
 
 // writeReport writes a table/json report to path (atomically) or stdout.
@@ -97,7 +134,27 @@ func writeReport(path, format string, asJSON, asTable func(io.Writer) error) err
 func pfarmConfig(c *cli.Context) (pfarm.Config, error) {
 	var cfg pfarm.Config
 	var err error
-	spec := pfarm.Spec{Kind: c.String("topology")}
+	if cfg.MaxBytes, cfg.MaxEvents, err = limits(c); err != nil {
+		return cfg, err
+	}
+	if cfg.Params.Seed, err = strconv.ParseUint(strings.TrimSpace(c.String("seed")), 10, 64); err != nil {
+		return cfg, usagef("invalid --seed %s: want a non-negative integer", c.String("seed"))
+	}
+	if err := pfarmTopology(c, &cfg); err != nil {
+		return cfg, err
+	}
+	if err := pfarmParams(c, &cfg.Params); err != nil {
+		return cfg, err
+	}
+	cfg.NoSim, cfg.FindOpt = c.Bool("no-sim"), c.Bool("find-opt")
+	return cfg, nil
+}
+
+// pfarmTopology reads the farm tree into cfg.Topology.
+func pfarmTopology(c *cli.Context, cfg *pfarm.Config) error {
+	spec := &cfg.Topology
+	spec.Kind = c.String("topology")
+	var err error
 	switch spec.Kind {
 	case "chain":
 		spec.N, err = parseInt(c, "N")
@@ -106,37 +163,55 @@ func pfarmConfig(c *cli.Context) (pfarm.Config, error) {
 			spec.Depth, err = parseInt(c, "depth")
 		}
 	case "mesh":
-		spec, err = meshSpec(c, spec)
+		err = pfarmMesh(c, cfg)
 	default:
-		return cfg, usagef("invalid --topology %q: want chain, kary or mesh", spec.Kind)
+		return usagef("invalid --topology %q: want chain, kary or mesh", spec.Kind)
 	}
 	if err != nil {
-		return cfg, err
+		return err
 	}
-	if err := onlyFor(c, spec.Kind, map[string]string{"N": "chain", "k": "kary", "depth": "kary", "rows": "mesh", "cols": "mesh"}); err != nil {
-		return cfg, err
+	if spec.Kind == "mesh" && spec.BFS == "random" {
+		spec.Seed = cfg.Params.Seed
 	}
-	p := &cfg.Params
-	if p.Seed, err = strconv.ParseUint(strings.TrimSpace(c.String("seed")), 10, 64); err != nil {
-		return cfg, usagef("invalid --seed %s: want a non-negative integer", c.String("seed"))
+	return onlyFor(c, spec.Kind, map[string]string{"N": "chain", "k": "kary", "depth": "kary", "rows": "mesh", "cols": "mesh"})
+}
+
+// pfarmMesh reads the mesh, the root and the BFS tree into cfg.Topology.
+func pfarmMesh(c *cli.Context, cfg *pfarm.Config) error {
+	spec := &cfg.Topology
+	var err error
+	if spec.Rows, err = parseInt(c, "rows"); err != nil {
+		return err
 	}
-	spec.Seed = p.Seed
-	if spec.Kind != "mesh" || spec.BFS != "random" {
-		spec.Seed = 0
+	if spec.Cols, err = parseInt(c, "cols"); err != nil {
+		return err
 	}
-	cfg.Topology = spec
+	r, col, ok := strings.Cut(c.String("root"), ",")
+	if spec.Row, err = strconv.Atoi(strings.TrimSpace(r)); !ok || err != nil {
+		return usagef("invalid --root %s: want row,col", c.String("root"))
+	}
+	if spec.Col, err = strconv.Atoi(strings.TrimSpace(col)); err != nil {
+		return usagef("invalid --root %s: want row,col", c.String("root"))
+	}
+	spec.BFS = c.String("bfs")
+	return nil
+}
+
+// pfarmParams reads M, the task times, the overheads and the links.
+func pfarmParams(c *cli.Context, p *pfarm.Params) error {
+	var err error
 	if p.M, err = parseInt(c, "M"); err != nil {
-		return cfg, err
+		return err
 	}
 	tasks := strings.TrimSpace(c.String("tasks"))
 	if c.IsSet("Te") || tasks == "const" {
 		if p.Te, err = parseFloat(c, "Te", false); err != nil {
-			return cfg, err
+			return err
 		}
 	}
 	if tasks != "const" {
 		if p.Tasks, err = pfarm.ParseTasks(tasks, p.Te); err != nil {
-			return cfg, usage(err)
+			return pfarmErr(err)
 		}
 	}
 	for _, fl := range []struct {
@@ -144,33 +219,10 @@ func pfarmConfig(c *cli.Context) (pfarm.Config, error) {
 		dst  *float64
 	}{{"beta-e", &p.BetaE}, {"beta-f", &p.BetaF}, {"tau", &p.Tau}, {"startup", &p.Startup}, {"Dt", &p.Dt}, {"Dr", &p.Dr}} {
 		if *fl.dst, err = parseFloat(c, fl.name, false); err != nil {
-			return cfg, err
+			return err
 		}
 	}
-	cfg.NoSim, cfg.FindOpt = c.Bool("no-sim"), c.Bool("find-opt")
-	return cfg, nil
-}
-
-func meshSpec(c *cli.Context, spec pfarm.Spec) (pfarm.Spec, error) {
-	var err error
-	if spec.Rows, err = parseInt(c, "rows"); err != nil {
-		return spec, err
-	}
-	if spec.Cols, err = parseInt(c, "cols"); err != nil {
-		return spec, err
-	}
-	r, col, ok := strings.Cut(c.String("root"), ",")
-	if spec.Row, err = strconv.Atoi(strings.TrimSpace(r)); !ok || err != nil {
-		return spec, usagef("invalid --root %s: want row,col", c.String("root"))
-	}
-	if spec.Col, err = strconv.Atoi(strings.TrimSpace(col)); err != nil {
-		return spec, usagef("invalid --root %s: want row,col", c.String("root"))
-	}
-	spec.BFS = c.String("bfs")
-	if err := pfarm.CheckBFS(spec.BFS); err != nil {
-		return spec, usagef("invalid --bfs %s: want first, last or random", spec.BFS)
-	}
-	return spec, nil
+	return nil
 }
 
 // onlyFor refuses flags that do not apply to the chosen topology.

@@ -14,10 +14,16 @@
 //     (6)/(10), and the total T_su + T_ss(M − 4N) + T_wd; FindOptTree
 //     prunes a saturated tree (Section 3.2).
 //   - Simulate runs the process structure of the paper's Fig. 1 on the
-//     executor kernel: InLink/OutLink processes per link, the task manager
+//     executor kernel: InLink/OutLink processes per link, each spending
+//     C_R or C_S = β_f/4 in series with its link (eq. 1), the task manager
 //     with its single task buffer (a PRI ALT that serves the local worker
 //     first, then the idle OutLinks round-robin), the worker at Low
 //     priority, communication at High priority on one CPU per processor.
+//
+// Estimate tells, from the inputs alone, the memory and the kernel events
+// a run needs; Run refuses a run above Config's limits before building
+// anything. Errors about inputs are *FieldError (or *LimitError), naming
+// the fields of Config and Params.
 //
 // Topologies (chains, complete k-ary trees in heap order, breadth-first
 // spanning trees of meshes) come from package topology. Every reading of

@@ -3,80 +3,11 @@ package pfarm
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"sort"
 
 	"github.com/dlsched/dlsched/topology"
 )
-
-// Params are the parameters of a Pfarm run (Section 3 of the paper). All
-// times are in seconds, sizes in bytes.
-type Params struct {
-	// M is the number of tasks.
-	M int
-	// Te is the mean task execution time T_e; BetaE the overhead β_e of
-	// executing a task locally (α = T_e + β_e); BetaF the CPU overhead β_f
-	// of forwarding a task to a child and its result to the parent.
-	Te, BetaE, BetaF float64
-	// Tau is the link transfer time per byte τ (the paper's link rate
-	// 1.76 Mbytes/s is τ = 1/1.76e6); Startup a fixed time per message
-	// (0 on the paper's transputer links; dlsched's S).
-	Tau, Startup float64
-	// Dt and Dr are the sizes of a task and a result message.
-	Dt, Dr float64
-	// Tasks draws the task times (nil: every task takes Te).
-	Tasks TaskDist
-	// Seed seeds the random task times.
-	Seed uint64
-}
-
-// Paper defaults (Table 3: β_e = 482 µs, β_f = 453 µs; Section 5.5: link
-// rate 1.76 Mbytes/s; Table 1: the synthetic tasks carry 4 bytes each way).
-const (
-	DefaultBetaE = 482e-6
-	DefaultBetaF = 453e-6
-	DefaultTau   = 1 / 1.76e6
-	DefaultDt    = 4
-	DefaultDr    = 4
-)
-
-// MaxTasks bounds M (the simulation generates tasks lazily; this keeps
-// counters and run times sane).
-const MaxTasks = 1_000_000_000
-
-// Alpha returns α = T_e + β_e, the CPU time of a task executed locally.
-// Section 5 prints "T = M(T_e − β_e)" for the one-worker calibration, but
-// its own Tables 3 and 6 are reproduced only with α = T_e + β_e (e.g.
-// Table 6, N = 1, T_e = 10 ms: 10,000 × 10.482 ms = 104.8 s, printed
-// 104.880; with T_e − β_e it would be 95.2 s): see docs/pfarm.md.
-func (p *Params) Alpha() float64 { return p.Te + p.BetaE }
-
-// Validate checks the parameters; errors name the field.
-func (p *Params) Validate() error {
-	switch {
-	case p.M < 1 || p.M > MaxTasks:
-		return fmt.Errorf("pfarm: M = %d tasks, want 1..%d", p.M, MaxTasks)
-	case !(p.Te > 0) || math.IsInf(p.Te, 0):
-		return fmt.Errorf("pfarm: Te = %g, want a task time > 0 seconds", p.Te)
-	case !(p.BetaE >= 0) || math.IsInf(p.BetaE, 0):
-		return fmt.Errorf("pfarm: beta_e = %g, want >= 0 seconds", p.BetaE)
-	case !(p.BetaF >= 0) || math.IsInf(p.BetaF, 0):
-		return fmt.Errorf("pfarm: beta_f = %g, want >= 0 seconds", p.BetaF)
-	case !(p.Tau >= 0) || math.IsInf(p.Tau, 0):
-		return fmt.Errorf("pfarm: tau = %g, want >= 0 seconds per byte", p.Tau)
-	case !(p.Startup >= 0) || math.IsInf(p.Startup, 0):
-		return fmt.Errorf("pfarm: startup = %g, want >= 0 seconds", p.Startup)
-	case !(p.Dt >= 0) || math.IsInf(p.Dt, 0):
-		return fmt.Errorf("pfarm: Dt = %g, want >= 0 bytes", p.Dt)
-	case !(p.Dr >= 0) || math.IsInf(p.Dr, 0):
-		return fmt.Errorf("pfarm: Dr = %g, want >= 0 bytes", p.Dr)
-	}
-	if p.Tasks != nil {
-		if err := p.Tasks.validate(p.M); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 // Prediction is the paper's analytic model of a run (Sections 3 and 4).
 type Prediction struct {
@@ -100,6 +31,9 @@ type Prediction struct {
 	Startup  float64 `json:"startup"`
 	Winddown float64 `json:"winddown"`
 	Total    float64 `json:"total"`
+	// Warnings list the assumptions of the model that fail for this run
+	// (M < 4N, α <= β_f, a communication-bound farm, β_e < β_f/2).
+	Warnings []string `json:"warnings"`
 	// FirstTaskOrder lists the processors in the order Lemma 1 says they
 	// receive their first task (by the step n + s(v,1), ties by number).
 	FirstTaskOrder []int `json:"first_task_order"`
@@ -160,30 +94,42 @@ func CommBound(p *Params) float64 {
 	return float64(p.M) * math.Max(c+p.Startup+p.Tau*p.Dr, c+p.Startup+p.Tau*p.Dt)
 }
 
+// maxSteps caps the start-up step counts of Lemma 1, which grow
+// exponentially with the depth on some trees ("The sum of products in
+// s(v, 1) grows exponentially with respect to N", Section 3.3.1):
+// arithmetic saturates there instead of overflowing.
+const maxSteps = 1 << 62
+
+func satAdd(a, b int) int { return min(a+b, maxSteps) } // a, b <= maxSteps
+
+func satMul(a, b int) int {
+	if a != 0 && b > maxSteps/a {
+		return maxSteps
+	}
+	return a * b
+}
+
 // FirstTasks returns s(v,1) for every node (Lemma 1, eq. 4): the number of
-// the task, counted at the root, that is the first one node v keeps. It
-// uses the recurrence of the lemma's proof, s(v,i) = s(p(v), 1 + c(v) +
-// (i−1)·deg(p(v))), with s(root, i) = i.
+// the task, counted at the root, that is the first one node v keeps. The
+// proof's recurrence s(v,i) = s(p(v), 1 + c(v) + (i−1)·deg(p(v))) with
+// s(root, i) = i makes s(v,i) affine in i, a_v + b_v·(i−1), with a_v =
+// a_p + b_p·c(v) and b_v = b_p·deg(p): one pass from the root, O(N).
+// Values saturate at 2^62 (maxSteps).
 func FirstTasks(t *topology.FarmTree) []int {
-	s := make([]int, t.N())
-	var at func(v, i int) int
-	at = func(v, i int) int {
-		if t.Parent[v] < 0 {
-			return i
+	n := t.N()
+	a, b := make([]int, n), make([]int, n)
+	a[0], b[0] = 1, 1
+	queue := make([]int, 1, n) // breadth-first: parents before children
+	for q := 0; q < len(queue); q++ {
+		p := queue[q]
+		deg := len(t.Children[p])
+		for k, v := range t.Children[p] {
+			a[v] = satAdd(a[p], satMul(b[p], k+1))
+			b[v] = satMul(b[p], deg)
+			queue = append(queue, v)
 		}
-		p := t.Parent[v]
-		c := 1
-		for k, ch := range t.Children[p] {
-			if ch == v {
-				c = k + 1
-			}
-		}
-		return at(p, 1+c+(i-1)*len(t.Children[p]))
 	}
-	for v := range s {
-		s[v] = at(v, 1)
-	}
-	return s
+	return a
 }
 
 // FirstTaskOrder orders the processors (1-based) by the step n + s(v,1) at
@@ -194,46 +140,74 @@ func FirstTaskOrder(t *topology.FarmTree) []int {
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(a, b int) bool {
-		sa, sb := t.Depth[order[a]]+s[order[a]], t.Depth[order[b]]+s[order[b]]
-		return sa < sb
-	})
+	step := func(v int) int { return satAdd(t.Depth[v], s[v]) }
+	sort.SliceStable(order, func(a, b int) bool { return step(order[a]) < step(order[b]) })
 	for i := range order {
 		order[i]++
 	}
 	return order
 }
 
-// Startup is T_su: eq. (5), (D_t·τ + β_f/2)·max over leaves of n + s(v,1)
-// (for a complete k-ary tree this is eq. (9), (N + D − 1)(D_t·τ + β_f/2)).
-// The step time is printed as D_r·τ in (5) and D_f·τ in (9); a start-up
-// step moves a task, so D_t is used (docs/pfarm.md).
-func Startup(t *topology.FarmTree, p *Params) float64 {
+// StartupSteps is the number of steps of eq. (5), max over leaves of n +
+// s(v,1) (Theorem 2), at most 4N: "In practice, the upper bound cannot
+// exceed the number of buffers in the tree, 4N" (Section 3.3.1). For a
+// complete k-ary tree it is N + D − 1 (Section 4.2), for a chain 2N − 1.
+func StartupSteps(t *topology.FarmTree) int {
 	s := FirstTasks(t)
 	steps := 0
 	for v := range s {
 		if t.Leaf(v) {
-			steps = max(steps, t.Depth[v]+s[v])
+			steps = max(steps, satAdd(t.Depth[v], s[v]))
 		}
 	}
-	return float64(steps) * (p.Startup + p.Dt*p.Tau + p.BetaF/2)
+	return min(steps, 4*t.N())
 }
 
-// Winddown is T_wd: for a chain of N, α(⌈log_{3/2} 3N⌉ + 1) + N(D_r·τ +
-// β_f/2) (Section 4.3); for a complete k-ary tree with k > 1 and D levels,
-// eq. (10), α(⌈log_3 D⌉ + 2) + D(D_r·τ + β_f/2); for any other tree eq.
-// (6) with m = 3 × (levels), the longest path of the process graph.
-func Winddown(t *topology.FarmTree, p *Params) float64 {
-	a := p.Alpha()
-	step := p.Startup + p.Dr*p.Tau + p.BetaF/2
-	levels := float64(t.Levels())
-	switch {
-	case t.Arity > 1:
-		return a*(math.Ceil(math.Log(levels)/math.Log(3))+2) + levels*step
-	default: // eq. (6); a chain is the case m = 3N
-		m := 3 * levels
-		return a*(math.Ceil(math.Log(m)/math.Log(1.5))+1) + m/3*step
+// Startup is T_su: eq. (5), (D_t·τ + β_f/2) × StartupSteps (for a
+// complete k-ary tree this is eq. (9), (N + D − 1)(D_t·τ + β_f/2)). The
+// step time is printed as D_r·τ in (5) and D_f·τ in (9); a start-up step
+// moves a task, so D_t is used (docs/pfarm.md).
+func Startup(t *topology.FarmTree, p *Params) float64 {
+	return float64(StartupSteps(t)) * (p.Startup + p.Dt*p.Tau + p.BetaF/2)
+}
+
+// ceilLog returns ⌈log_{num/den} x⌉ for x >= 1 and num > den >= 1: the
+// least n >= 0 with num^n >= x·den^n, in exact integer arithmetic
+// (in floating point log(9)/log(3) is 2.0000000000000004, whose ceiling
+// is 3).
+func ceilLog(x, num, den int64) int {
+	lhs, rhs := big.NewInt(1), big.NewInt(x)
+	bn, bd := big.NewInt(num), big.NewInt(den)
+	n := 0
+	for lhs.Cmp(rhs) < 0 {
+		lhs.Mul(lhs, bn)
+		rhs.Mul(rhs, bd)
+		n++
 	}
+	return n
+}
+
+// WinddownTasks is the number of tasks the last leaf executes in the
+// wind-down (Section 3.3.2): for a complete k-ary tree with k > 1 and D
+// levels max{⌈log_3 D⌉ + 2, 4}, the count behind eq. (10) with the
+// text's floor of four ("Leaves must execute at least four tasks, namely
+// those in their local buffers"; the number of tasks "is given by
+// max{⌈log_3 m⌉ + 1, 4}" with m = 3D); for any other tree ⌈log_{3/2} m⌉ + 1
+// of eq. (6) with m = 3 × (levels), which is 4 for one processor too.
+func WinddownTasks(t *topology.FarmTree) int {
+	levels := int64(t.Levels())
+	if t.Arity > 1 {
+		return max(ceilLog(levels, 3, 1)+2, 4)
+	}
+	return ceilLog(3*levels, 3, 2) + 1
+}
+
+// Winddown is T_wd = α × WinddownTasks + (levels) × (D_r·τ + β_f/2): eq.
+// (10) for a complete k-ary tree with k > 1, eq. (6) with m = 3 × (levels)
+// otherwise (a chain: m = 3N, Section 4.3).
+func Winddown(t *topology.FarmTree, p *Params) float64 {
+	step := p.Startup + p.Dr*p.Tau + p.BetaF/2
+	return p.Alpha()*float64(WinddownTasks(t)) + float64(t.Levels())*step
 }
 
 // Predict evaluates the analytic model for M tasks on t.
@@ -267,96 +241,29 @@ func Predict(t *topology.FarmTree, p *Params) (*Prediction, error) {
 	rest := math.Max(m-4*float64(t.N()), 0)
 	tssRest, _, _ := SteadyState(t, p, rest)
 	pr.Total = pr.Startup + tssRest + pr.Winddown
+	pr.Warnings = warnings(t, p, pr)
 	return pr, nil
 }
 
-// OptTree is the result of FindOptTree.
-type OptTree struct {
-	// Kept lists the processors kept (original numbers, ascending).
-	Kept []int `json:"kept"`
-	// Tree is the pruned tree (renumbered 0..len(Kept)-1 in the order of
-	// Kept).
-	Tree *topology.FarmTree `json:"-"`
-	// SteadyState is T_ss(M) on the pruned tree, Clamped whether it is
-	// M·β_f.
-	SteadyState float64 `json:"steady_state"`
-	Clamped     bool    `json:"clamped"`
-}
-
-// FindOptTree is the paper's algorithm (Section 3.2): while a node is
-// saturated, solve (2), take the saturated node farthest from the root
-// and remove a leaf of its subtree (the deepest, ties by the highest
-// number). The result performs as well with fewer processors.
-func FindOptTree(t *topology.FarmTree, p *Params) (*OptTree, error) {
-	if err := p.Validate(); err != nil {
-		return nil, err
+// warnings lists the assumptions of the model that fail for this run.
+func warnings(t *topology.FarmTree, p *Params, pr *Prediction) []string {
+	w := []string{}
+	if n := t.N(); p.M < 4*n {
+		w = append(w, fmt.Sprintf("M = %d < 4N = %d: the farm never fills its 4N task buffers, so the total (Section 4.3) is not a prediction "+
+			"(Section 5.6: \"when M < 4N, it is difficult to predict the number of tasks executed by a single processor\")", p.M, 4*n))
 	}
-	alive := make([]bool, t.N())
-	for i := range alive {
-		alive[i] = true
+	if a := p.Alpha(); a <= p.BetaF {
+		w = append(w, fmt.Sprintf("alpha = %s <= beta_f = %s: the steady state (2) assumes alpha > beta_f "+
+			"(Section 3.2: \"otherwise it is faster to execute the tasks sequentially\")", g(a), g(p.BetaF)))
 	}
-	for {
-		sub := induced(t, alive)
-		c := rates(sub.tree, p.Alpha(), p.BetaF)
-		u := -1
-		for i := range c {
-			sum := 0.0
-			for _, j := range sub.tree.Children[i] {
-				sum += c[j]
-			}
-			if c[i] < sum*(1-1e-12) && (u < 0 || sub.tree.Depth[i] > sub.tree.Depth[u] || sub.tree.Depth[i] == sub.tree.Depth[u] && i > u) {
-				u = i
-			}
-		}
-		if u < 0 {
-			tss, clamped, _ := SteadyState(sub.tree, p, float64(p.M))
-			kept := make([]int, len(sub.orig))
-			for i, o := range sub.orig {
-				kept[i] = o + 1
-			}
-			return &OptTree{Kept: kept, Tree: sub.tree, SteadyState: tss, Clamped: clamped}, nil
-		}
-		// the deepest leaf under u (ties: highest number)
-		leaf, stack := u, []int{u}
-		for len(stack) > 0 {
-			v := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			if sub.tree.Leaf(v) && (sub.tree.Depth[v] > sub.tree.Depth[leaf] || sub.tree.Depth[v] == sub.tree.Depth[leaf] && v > leaf) {
-				leaf = v
-			}
-			stack = append(stack, sub.tree.Children[v]...)
-		}
-		alive[sub.orig[leaf]] = false
+	if pr.CommBound > pr.SteadyState {
+		w = append(w, fmt.Sprintf("T_comm = %s s > T_ss(M) = %s s: the farm is communication bound and the steady state does not apply "+
+			"(Section 5.5: \"The communication bound model comes into effect once (1) ... exceeds the execution time given by the steady-state model\")",
+			f(pr.CommBound), f(pr.SteadyState)))
 	}
-}
-
-type subtree struct {
-	tree *topology.FarmTree
-	orig []int // orig[i]: node of t
-}
-
-// induced returns the subtree of the alive nodes (the root always alive,
-// a node alive only if its parent is), renumbered in t's order.
-func induced(t *topology.FarmTree, alive []bool) subtree {
-	idx := make([]int, t.N())
-	var orig []int
-	for i := range idx {
-		idx[i] = -1
-		if alive[i] && (t.Parent[i] < 0 || idx[t.Parent[i]] >= 0) {
-			idx[i] = len(orig)
-			orig = append(orig, i)
-		}
+	if p.BetaE < p.BetaF/2 {
+		w = append(w, fmt.Sprintf("beta_e = %s < beta_f/2 = %s: a task received and its result sent cost C_R + C_S = beta_f/2 wherever it runs, "+
+			"so the simulation charges a local task T_e + beta_f/2, more than alpha", g(p.BetaE), g(p.BetaF/2)))
 	}
-	parent := make([]int, len(orig))
-	children := make([][]int, len(orig))
-	depth := make([]int, len(orig))
-	for k, o := range orig {
-		parent[k] = -1
-		if p := t.Parent[o]; p >= 0 {
-			parent[k] = idx[p]
-			children[idx[p]] = append(children[idx[p]], k)
-			depth[k] = depth[idx[p]] + 1
-		}
-	}
-	return subtree{tree: &topology.FarmTree{Name: "pruned " + t.Name, Parent: parent, Children: children, Depth: depth}, orig: orig}
+	return w
 }

@@ -3,7 +3,9 @@ package pfarm
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -270,5 +272,161 @@ func TestParseTasks(t *testing.T) {
 		if short != 50 || order == 4 && firstHalfShort != 50 {
 			t.Errorf("order %d: %d short tasks, %d in the first half", order, short, firstHalfShort)
 		}
+	}
+}
+
+// Eq. (10) takes ⌈log_3 D⌉: for D = 9 that is 2, so the leaf executes
+// ⌈log_3 9⌉ + 2 = 4 tasks and T_wd = 4α + 9(D_r·τ + β_f/2) = 0.043987 s
+// (T_e = 10 ms). In floating point log(9)/log(3) = 2.0000000000000004 and
+// its ceiling 3 gave one α too many (0.054469 s); the same for D = 27, 81.
+func TestWinddownIntegerLogarithm(t *testing.T) {
+	p := paper(100000, 0.010)
+	tr := tree(t, "kary", 2, 9)
+	if got := WinddownTasks(tr); got != 4 {
+		t.Errorf("binary tree of 9 levels: the leaf executes %d tasks in wind-down, eq. (10) 4", got)
+	}
+	step := p.Dr*p.Tau + p.BetaF/2
+	if got, want := Winddown(tr, p), 4*p.Alpha()+9*step; math.Abs(got-want) > 1e-15 || math.Abs(got-0.043987) > 5e-7 {
+		t.Errorf("T_wd %.6f, eq. (10) %.6f", got, want)
+	}
+	for d, want := range map[int]int{3: 4, 4: 4, 9: 4, 10: 5, 27: 5, 28: 6, 81: 6, 82: 7} {
+		tr := &topology.FarmTree{Depth: []int{d - 1}, Arity: 3}
+		if got := WinddownTasks(tr); got != want {
+			t.Errorf("k-ary tree of %d levels: %d tasks, want max{⌈log_3 %d⌉ + 2, 4} = %d", d, got, d, want)
+		}
+	}
+}
+
+// ceilLog is the exact ⌈log_{num/den} x⌉: the least n with
+// num^n >= x·den^n.
+func TestCeilLog(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		x := rapid.Int64Range(1, 3*topology.MaxFarmNodes).Draw(rt, "x")
+		b := rapid.SampledFrom([][2]int64{{3, 1}, {3, 2}, {2, 1}, {10, 1}}).Draw(rt, "base")
+		n := ceilLog(x, b[0], b[1])
+		pow := func(k int) (lhs, rhs *big.Int) {
+			lhs = new(big.Int).Exp(big.NewInt(b[0]), big.NewInt(int64(k)), nil)
+			rhs = new(big.Int).Mul(big.NewInt(x), new(big.Int).Exp(big.NewInt(b[1]), big.NewInt(int64(k)), nil))
+			return lhs, rhs
+		}
+		if l, r := pow(n); l.Cmp(r) < 0 {
+			rt.Fatalf("⌈log_%d/%d %d⌉ = %d is too small", b[0], b[1], x, n)
+		}
+		if l, r := pow(n - 1); n > 0 && l.Cmp(r) >= 0 {
+			rt.Fatalf("⌈log_%d/%d %d⌉ = %d is too large", b[0], b[1], x, n)
+		}
+	})
+}
+
+// One processor is one farm: as a chain of one and as a one-level k-ary
+// tree it executes four tasks in wind-down ("Leaves must execute at least
+// four tasks, namely those in their local buffers", Section 3.3.2; eq. (6)
+// with m = 3 gives ⌈log_{3/2} 3⌉ + 1 = 4, eq. (10) with the text's
+// max{⌈log_3 m⌉ + 1, 4} too), so both get 4α + D_r·τ + β_f/2.
+func TestOneProcessorOneWinddown(t *testing.T) {
+	p := paper(1000, 0.010)
+	want := 4*p.Alpha() + p.Dr*p.Tau + p.BetaF/2
+	chain, _ := Predict(tree(t, "chain", 1, 1), p)
+	for _, k := range []int{1, 2, 3, 5} {
+		pr, err := Predict(tree(t, "kary", k, 1), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(pr.Winddown-want) > 1e-15 || pr.Total != chain.Total || pr.Winddown != chain.Winddown {
+			t.Errorf("k = %d, one level: T_wd %.9g total %.9g; chain of one: T_wd %.9g total %.9g; want T_wd %.9g",
+				k, pr.Winddown, pr.Total, chain.Winddown, chain.Total, want)
+		}
+	}
+}
+
+// firstTaskRef is Lemma 1's recurrence as the proof writes it,
+// s(v,i) = s(p(v), 1 + c(v) + (i−1)·deg(p(v))), s(root, i) = i, in
+// arbitrary precision.
+func firstTaskRef(t *topology.FarmTree, v int, i *big.Int) *big.Int {
+	p := t.Parent[v]
+	if p < 0 {
+		return i
+	}
+	c := 0
+	for k, ch := range t.Children[p] {
+		if ch == v {
+			c = k + 1
+		}
+	}
+	j := new(big.Int).Sub(i, big.NewInt(1))
+	j.Mul(j, big.NewInt(int64(len(t.Children[p]))))
+	j.Add(j, big.NewInt(int64(1+c)))
+	return firstTaskRef(t, p, j)
+}
+
+// The one-pass FirstTasks equals the proof's recurrence on random trees
+// (saturating at 2^62 where the recurrence grows beyond).
+func TestFirstTasksRecurrence(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		tr := randomFarmTree(rt)
+		s := FirstTasks(tr)
+		for v := range s {
+			ref := firstTaskRef(tr, v, big.NewInt(1))
+			if ref.Cmp(big.NewInt(maxSteps)) > 0 {
+				ref = big.NewInt(maxSteps)
+			}
+			if int64(s[v]) != ref.Int64() {
+				rt.Fatalf("%s: s(%d,1) = %d, the recurrence %s", tr.Name, v+1, s[v], ref)
+			}
+		}
+	})
+}
+
+// Eq. (5) grows exponentially on BFS trees of meshes ("The sum of products
+// in s(v, 1) grows exponentially with respect to N"); "In practice, the
+// upper bound cannot exceed the number of buffers in the tree, 4N"
+// (Section 3.3.1). The 8×8 mesh from a corner: Theorem 2 gives more than
+// 4N = 256 steps, so T_su is 256 steps; a 100×100 mesh printed
+// T_su = 1.8e15 s when the steps overflowed.
+func TestStartupAtMostFourN(t *testing.T) {
+	p := paper(10000, 0.010)
+	step := p.Dt*p.Tau + p.BetaF/2
+	for _, rc := range [][2]int{{8, 8}, {30, 30}, {100, 100}} {
+		tr, err := topology.MeshBFS(rc[0], rc[1], 0, 0, topology.BFSFirst, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, theorem2 := FirstTasks(tr), 0
+		for v := range s {
+			if tr.Leaf(v) {
+				theorem2 = max(theorem2, min(tr.Depth[v]+s[v], maxSteps))
+			}
+		}
+		n := tr.N()
+		if theorem2 <= 4*n || StartupSteps(tr) != 4*n || Startup(tr, p) != float64(4*n)*step {
+			t.Errorf("%s: Theorem 2 %d steps, 4N = %d, start-up %d steps, T_su %g s", tr.Name, theorem2, 4*n, StartupSteps(tr), Startup(tr, p))
+		}
+	}
+}
+
+// The model warns where its assumptions fail, and only there.
+func TestWarnings(t *testing.T) {
+	warn := func(p *Params, kind string, k, n int) []string {
+		pr, err := Predict(tree(t, kind, k, n), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pr.Warnings
+	}
+	if w := warn(paper(100000, 0.010), "kary", 2, 3); len(w) != 0 {
+		t.Errorf("Table 3's binary tree of 7: warnings %q", w)
+	}
+	if w := warn(paper(27, 0.010), "kary", 2, 3); len(w) != 1 || !strings.HasPrefix(w[0], "M = 27 < 4N = 28") {
+		t.Errorf("M = 27 < 4N = 28: warnings %q", w)
+	}
+	comm := paper(10000, 0.005) // Table 4: 1,000-byte messages on 16 processors
+	comm.Dt, comm.Dr = 1000, 1000
+	if w := warn(comm, "chain", 1, 16); len(w) != 1 || !strings.Contains(w[0], "communication bound") {
+		t.Errorf("Table 4, chain of 16: warnings %q", w)
+	}
+	slow := paper(10000, 1e-4) // α = 0.582 ms <= β_f = 1 ms, β_e < β_f/2
+	slow.BetaF = 1e-3
+	if w := warn(slow, "chain", 1, 4); len(w) != 2 || !strings.Contains(w[0], "alpha > beta_f") || !strings.Contains(w[1], "beta_e") {
+		t.Errorf("α <= β_f: warnings %q", w)
 	}
 }

@@ -20,6 +20,9 @@ type Config struct {
 	NoSim, FindOpt bool
 	// Sim tunes the simulation.
 	Sim SimOptions
+	// MaxBytes and MaxEvents refuse a run whose Estimate exceeds them,
+	// before anything is built (0: no limit).
+	MaxBytes, MaxEvents int64
 }
 
 // Report is the model beside the simulation, as printed by `dlsched farm
@@ -50,8 +53,9 @@ type ReportParams struct {
 	Seed    uint64  `json:"seed"`
 }
 
-// InputError reports bad input to Run (a bad topology or parameter), as
-// opposed to a failed or cancelled simulation.
+// InputError reports bad input to Run (a bad topology or parameter, a
+// *FieldError, or a run above the limits, a *LimitError), as opposed to a
+// failed or cancelled simulation.
 type InputError struct{ Err error }
 
 // Error returns the underlying message.
@@ -60,19 +64,34 @@ func (e *InputError) Error() string { return e.Err.Error() }
 // Unwrap returns the underlying error.
 func (e *InputError) Unwrap() error { return e.Err }
 
-// Run builds the tree, evaluates the model and (unless NoSim) simulates.
-// Bad input is reported as an *InputError before anything is simulated.
+// Run checks the input and its Estimate against the limits, builds the
+// tree, evaluates the model and (unless NoSim) simulates. Bad input and
+// runs over the limits are reported as an *InputError before the tree is
+// built.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
-	r, err := prepare(cfg)
+	cost, err := Estimate(cfg)
+	if err == nil {
+		err = cfg.checkLimits(cost)
+	}
+	if err == nil {
+		err = checkSlowdowns(cfg.Sim.Slowdowns, cost.N)
+	}
+	if err != nil {
+		return nil, &InputError{err}
+	}
+	t, err := cfg.Topology.Build()
+	if err != nil {
+		return nil, &InputError{err}
+	}
+	p := cfg.Params
+	if p.Tasks != nil {
+		p.Te = p.Tasks.Mean()
+	}
+	r, err := report(cfg, t, &p)
 	if err != nil {
 		return nil, &InputError{err}
 	}
 	if !cfg.NoSim {
-		t, _ := cfg.Topology.Build()
-		p := cfg.Params
-		if p.Tasks != nil {
-			p.Te = p.Tasks.Mean()
-		}
 		if r.Simulated, err = Simulate(ctx, t, &p, cfg.Sim); err != nil {
 			return nil, err
 		}
@@ -80,16 +99,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	return r, nil
 }
 
-func prepare(cfg Config) (*Report, error) {
-	t, err := cfg.Topology.Build()
-	if err != nil {
-		return nil, err
-	}
-	p := cfg.Params
-	if p.Tasks != nil {
-		p.Te = p.Tasks.Mean()
-	}
-	pr, err := Predict(t, &p)
+// report evaluates the model (and FindOptTree) for the parameters p.
+func report(cfg Config, t *topology.FarmTree, p *Params) (*Report, error) {
+	pr, err := Predict(t, p)
 	if err != nil {
 		return nil, err
 	}
@@ -101,12 +113,9 @@ func prepare(cfg Config) (*Report, error) {
 		Parameters: ReportParams{M: p.M, Te: p.Te, BetaE: p.BetaE, BetaF: p.BetaF, Alpha: p.Alpha(),
 			Tau: p.Tau, Startup: p.Startup, Dt: p.Dt, Dr: p.Dr, Tasks: tasks, Seed: p.Seed}}
 	if cfg.FindOpt {
-		if r.FindOpt, err = FindOptTree(t, &p); err != nil {
+		if r.FindOpt, err = FindOptTree(t, p); err != nil {
 			return nil, err
 		}
-	}
-	if err := checkSlowdowns(cfg.Sim.Slowdowns, t.N()); err != nil {
-		return nil, err
 	}
 	return r, nil
 }
@@ -142,6 +151,9 @@ func (r *Report) WriteTable(w io.Writer) error {
 	row("start-up T_su", f(pr.Startup), "")
 	row("wind-down T_wd", f(pr.Winddown), "")
 	row("communication bound T_comm", f(pr.CommBound), "")
+	for _, x := range pr.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", x)
+	}
 	if pr.Saturated {
 		fmt.Fprintf(w, "saturated: processors %s would have to forward more tasks than they receive (eq. 3)\n", ints(pr.SaturatedNodes))
 	}

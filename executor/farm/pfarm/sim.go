@@ -57,15 +57,33 @@ type Result struct {
 	Events int64 `json:"events"`
 }
 
-// task is a task in the farm; local marks a result computed where it is.
+// task is a task in the farm: its number and execution time.
 type task struct {
-	id    int32
-	time  float64
-	local bool
+	id   int32
+	time float64
+}
+
+// costs are the CPU times the processes charge (docs/pfarm.md). Every
+// message a link process receives costs C_R and every message it sends
+// C_S, both β_f/4 (Section 5.5: "C_R = β_f/4"), so a forwarded task costs
+// β_f in four quarters (task in, task out, result in, result out). A task
+// executed locally is received and its result sent like any other, and
+// the manager's hand-over to the worker charges the rest of β_e, so that
+// it costs α = T_e + β_e in all.
+type costs struct {
+	receive, send float64 // C_R and C_S
+	handOver      float64 // β_e − C_R − C_S, at least 0
+}
+
+func newCosts(p *Params) costs {
+	c := costs{receive: p.BetaF / 4, send: p.BetaF / 4}
+	c.handOver = math.Max(p.BetaE-c.receive-c.send, 0)
+	return c
 }
 
 // node holds the kernel objects of one processor (Fig. 1 of the paper).
 type node struct {
+	v         int // node number (processor v+1)
 	cpu       *executor.CPU
 	taskIn    *executor.Channel[task] // link from the parent (host for the root)
 	resultOut *executor.Channel[task] // link to the parent
@@ -75,8 +93,22 @@ type node struct {
 	outReq    []*executor.Mailbox[int] // OutLink j asks for a task
 	outBox    []*executor.Mailbox[task]
 	results   *executor.Mailbox[task] // results waiting to go up
-	cases     [][]executor.Case       // the manager's PRI ALT, one rotation per round-robin start
-	chosen    int                     // which case fired
+	hasWorker bool
+	workerAsk executor.Case   // the worker's request, first in the PRI ALT
+	outAsk    []executor.Case // OutLink j's request
+	alt       []executor.Case // the PRI ALT of the current round-robin start
+}
+
+// farm is one simulation: the kernel, the processors and what is
+// observed.
+type farm struct {
+	sim     *executor.Sim
+	p       *Params
+	opt     SimOptions
+	cost    costs
+	nodes   []*node
+	res     *Result
+	firstAt []float64
 }
 
 // Simulate runs Pfarm on the kernel (Section 2, Fig. 1): per processor an
@@ -88,184 +120,272 @@ type node struct {
 // otherwise to the idle OutLinks in round-robin order; OutLinks ask for a
 // task only when they are empty, so tasks move on demand. Links are occam
 // channels: a transfer of x bytes takes Startup + τ·x and both ends wait
-// for it. CPU costs: a task executed locally costs α = T_e + β_e — β_e/2
-// when the manager hands it to the worker, T_e in the worker, β_e/2 when
-// its result leaves; a forwarded task costs β_f in four quarters: task in
-// (manager), task out (OutLink), result in, result out (docs/pfarm.md).
-// The host sends M tasks and collects M results at no cost.
+// for it. CPU costs: each link process spends C_R = β_f/4 after every
+// message it receives and C_S = β_f/4 before every message it sends, in
+// series with its link as eq. (1) has it; the manager's hand-over to the
+// worker costs β_e − β_f/2, so a local task costs α = T_e + β_e and a
+// forwarded one β_f (docs/pfarm.md). The host sends M tasks and collects
+// M results at no cost.
 func Simulate(ctx context.Context, t *topology.FarmTree, p *Params, opt SimOptions) (*Result, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	n := t.N()
-	if err := checkSlowdowns(opt.Slowdowns, n); err != nil {
+	if err := checkSlowdowns(opt.Slowdowns, t.N()); err != nil {
 		return nil, err
 	}
-	sim := executor.NewSim(executor.SimConfig{Seed: p.Seed, MaxEvents: opt.MaxEvents})
-	res := &Result{TasksPerWorker: make([]int64, n), Busy: make([]float64, n)}
-	firstAt := make([]float64, n)
-	for i := range firstAt {
-		firstAt[i] = math.Inf(1)
-	}
-	taskCost := func(task) float64 { return p.Startup + p.Tau*p.Dt }
-	resultCost := func(task) float64 { return p.Startup + p.Tau*p.Dr }
-	nodes := make([]*node, n)
-	for v := range nodes {
-		name := strconv.Itoa(v + 1)
-		tc, rc := taskCost, resultCost
-		if v == 0 && opt.FreeHostLink {
-			tc, rc = func(task) float64 { return 0 }, func(task) float64 { return 0 }
-		}
-		nd := &node{
-			cpu: executor.NewCPU(sim, "cpu"+name),
-			taskIn: executor.NewChannel(sim, executor.ChannelConfig[task]{Name: "tasks→" + name, Cost: tc,
-				Size: func(task) float64 { return p.Dt }}),
-			resultOut: executor.NewChannel(sim, executor.ChannelConfig[task]{Name: "results←" + name, Cost: rc,
-				Size: func(task) float64 { return p.Dr }}),
-			mgrIn:     executor.NewMailbox[task](sim, "manager"+name, 0),
-			workerReq: executor.NewMailbox[int](sim, "worker request"+name, 0),
-			workerBox: executor.NewMailbox[task](sim, "worker"+name, 0),
-			results:   executor.NewMailbox[task](sim, "results"+name, executor.Unbounded),
-		}
-		k := len(t.Children[v])
-		for j := 0; j < k; j++ {
-			nd.outReq = append(nd.outReq, executor.NewMailbox[int](sim, "outlink request"+name+"."+strconv.Itoa(j+1), 0))
-			nd.outBox = append(nd.outBox, executor.NewMailbox[task](sim, "outlink"+name+"."+strconv.Itoa(j+1), 0))
-		}
-		// cases[r]: the worker first, then the OutLinks from r round-robin.
-		nd.cases = make([][]executor.Case, max(k, 1))
-		for r := range nd.cases {
-			cs := []executor.Case{nd.workerReq.Case(func(int) { nd.chosen = -1 })}
-			if v == 0 && opt.NoRootWorker {
-				cs = cs[:0]
-			}
-			for q := 0; q < k; q++ {
-				j := (r + q) % k
-				cs = append(cs, nd.outReq[j].Case(func(int) { nd.chosen = j }))
-			}
-			nd.cases[r] = cs
-		}
-		nodes[v] = nd
-	}
-	for _, s := range opt.Slowdowns {
-		cpu, f := nodes[s.Node-1].cpu, s.Factor
-		sim.At(s.At, func() { cpu.SetSpeed(f) })
-	}
-	halfE, quarterF := p.BetaE/2, p.BetaF/4
-	for v := range nodes {
-		nd := nodes[v]
-		name := strconv.Itoa(v + 1)
-		sim.SpawnDaemon("inlink"+name, func(pr *executor.Proc) {
-			for {
-				nd.mgrIn.Send(pr, nd.taskIn.Recv(pr))
-			}
-		})
-		sim.SpawnDaemon("manager"+name, func(pr *executor.Proc) {
-			rr := 0
-			for {
-				tk := nd.mgrIn.Recv(pr)
-				pr.PriAlt(nd.cases[rr]...)
-				if nd.chosen < 0 {
-					nd.cpu.Compute(pr, halfE, executor.High)
-					nd.workerBox.Send(pr, tk)
-					continue
-				}
-				j := nd.chosen
-				rr = (j + 1) % len(nd.outReq)
-				nd.cpu.Compute(pr, quarterF, executor.High)
-				nd.outBox[j].Send(pr, tk)
-			}
-		})
-		if !(v == 0 && opt.NoRootWorker) {
-			sim.SpawnDaemon("worker"+name, func(pr *executor.Proc) {
-				for {
-					nd.workerReq.Send(pr, 0)
-					tk := nd.workerBox.Recv(pr)
-					if res.TasksPerWorker[v] == 0 {
-						firstAt[v] = pr.Now()
-					}
-					nd.cpu.Compute(pr, tk.time, executor.Low)
-					res.TasksPerWorker[v]++
-					tk.local = true
-					nd.results.Put(tk)
-				}
-			})
-		}
-		for j, c := range t.Children[v] {
-			child := nodes[c]
-			sim.SpawnDaemon("outlink"+name+"."+strconv.Itoa(j+1), func(pr *executor.Proc) {
-				for {
-					nd.outReq[j].Send(pr, 0)
-					tk := nd.outBox[j].Recv(pr)
-					nd.cpu.Compute(pr, quarterF, executor.High)
-					child.taskIn.Send(pr, tk)
-				}
-			})
-			sim.SpawnDaemon("result inlink"+name+"."+strconv.Itoa(j+1), func(pr *executor.Proc) {
-				for {
-					r := child.resultOut.Recv(pr)
-					nd.cpu.Compute(pr, quarterF, executor.High)
-					r.local = false
-					nd.results.Put(r)
-				}
-			})
-		}
-		sim.SpawnDaemon("result outlink"+name, func(pr *executor.Proc) {
-			for {
-				r := nd.results.Recv(pr)
-				cost := quarterF
-				if r.local {
-					cost = halfE
-				}
-				nd.cpu.Compute(pr, cost, executor.High)
-				nd.resultOut.Send(pr, r)
-			}
-		})
-	}
-	dist := p.Tasks
-	if dist == nil {
-		dist = Const(p.Te)
-	}
-	next := dist.source(sim.Rand("tasks"), p.M)
-	root := nodes[0]
-	sim.SpawnDaemon("host sender", func(pr *executor.Proc) {
-		for i := 0; i < p.M; i++ {
-			root.taskIn.Send(pr, task{id: int32(i), time: next()})
-		}
-	})
-	every := max(p.M/200, 1)
-	sim.Spawn("host receiver", func(pr *executor.Proc) {
-		for i := 1; i <= p.M; i++ {
-			root.resultOut.Recv(pr)
-			if opt.Progress != nil && (i%every == 0 || i == p.M) {
-				opt.Progress(i, p.M)
-			}
-		}
-		res.Makespan = pr.Now()
-		sim.Stop()
-	})
-	if err := sim.Run(ctx); err != nil {
+	f := newFarm(t, p, opt)
+	f.spawn(t)
+	if err := f.sim.Run(ctx); err != nil {
 		return nil, fmt.Errorf("pfarm: simulation: %w", err)
 	}
-	for v, nd := range nodes {
+	return f.result(), nil
+}
+
+// newFarm builds the kernel objects of every processor.
+func newFarm(t *topology.FarmTree, p *Params, opt SimOptions) *farm {
+	n := t.N()
+	f := &farm{
+		sim:     executor.NewSim(executor.SimConfig{Seed: p.Seed, MaxEvents: opt.MaxEvents}),
+		p:       p,
+		opt:     opt,
+		cost:    newCosts(p),
+		nodes:   make([]*node, n),
+		res:     &Result{TasksPerWorker: make([]int64, n), Busy: make([]float64, n)},
+		firstAt: make([]float64, n),
+	}
+	for v := range f.nodes {
+		f.firstAt[v] = math.Inf(1)
+		f.nodes[v] = f.newNode(v, len(t.Children[v]))
+	}
+	for _, s := range opt.Slowdowns {
+		cpu, factor := f.nodes[s.Node-1].cpu, s.Factor
+		f.sim.At(s.At, func() { cpu.SetSpeed(factor) })
+	}
+	return f
+}
+
+// newNode builds processor v with k child links.
+func (f *farm) newNode(v, k int) *node {
+	sim, p, name := f.sim, f.p, strconv.Itoa(v+1)
+	taskCost := func(task) float64 { return p.Startup + p.Tau*p.Dt }
+	resultCost := func(task) float64 { return p.Startup + p.Tau*p.Dr }
+	if v == 0 && f.opt.FreeHostLink {
+		taskCost, resultCost = func(task) float64 { return 0 }, func(task) float64 { return 0 }
+	}
+	nd := &node{
+		v:   v,
+		cpu: executor.NewCPU(sim, "cpu"+name),
+		taskIn: executor.NewChannel(sim, executor.ChannelConfig[task]{Name: "tasks→" + name, Cost: taskCost,
+			Size: func(task) float64 { return p.Dt }}),
+		resultOut: executor.NewChannel(sim, executor.ChannelConfig[task]{Name: "results←" + name, Cost: resultCost,
+			Size: func(task) float64 { return p.Dr }}),
+		mgrIn:     executor.NewMailbox[task](sim, "manager"+name, 0),
+		workerReq: executor.NewMailbox[int](sim, "worker request"+name, 0),
+		workerBox: executor.NewMailbox[task](sim, "worker"+name, 0),
+		results:   executor.NewMailbox[task](sim, "results"+name, executor.Unbounded),
+		hasWorker: !(v == 0 && f.opt.NoRootWorker),
+		alt:       make([]executor.Case, 0, k+1),
+	}
+	nd.workerAsk = nd.workerReq.Case(nil)
+	for j := 0; j < k; j++ {
+		link := name + "." + strconv.Itoa(j+1)
+		nd.outReq = append(nd.outReq, executor.NewMailbox[int](sim, "outlink request"+link, 0))
+		nd.outBox = append(nd.outBox, executor.NewMailbox[task](sim, "outlink"+link, 0))
+		nd.outAsk = append(nd.outAsk, nd.outReq[j].Case(nil))
+	}
+	return nd
+}
+
+// spawn starts the processes of Fig. 1 on every processor and the host.
+func (f *farm) spawn(t *topology.FarmTree) {
+	for v, nd := range f.nodes {
+		name := strconv.Itoa(v + 1)
+		f.sim.SpawnDaemon("inlink"+name, f.inLink(nd))
+		f.sim.SpawnDaemon("manager"+name, f.manager(nd))
+		if nd.hasWorker {
+			f.sim.SpawnDaemon("worker"+name, f.worker(nd))
+		}
+		for j, c := range t.Children[v] {
+			link := name + "." + strconv.Itoa(j+1)
+			f.sim.SpawnDaemon("outlink"+link, f.outLink(nd, j, f.nodes[c]))
+			f.sim.SpawnDaemon("result inlink"+link, f.resultInLink(nd, f.nodes[c]))
+		}
+		f.sim.SpawnDaemon("result outlink"+name, f.resultOutLink(nd))
+	}
+	f.sim.SpawnDaemon("host sender", f.hostSender())
+	f.sim.Spawn("host receiver", f.hostReceiver())
+}
+
+// inLink is the InLink process on the link from the parent: it receives
+// a task, spends C_R, and hands the task to the manager, waiting while
+// the manager's single buffer is full. The next receive starts only then,
+// so successive receives are at least C_R + τ·D_t apart (eq. 1).
+func (f *farm) inLink(nd *node) func(*executor.Proc) {
+	return func(pr *executor.Proc) {
+		for {
+			tk := nd.taskIn.Recv(pr)
+			nd.cpu.Compute(pr, f.cost.receive, executor.High)
+			nd.mgrIn.Send(pr, tk)
+		}
+	}
+}
+
+// manager is the task manager: it holds one task and offers it in a PRI
+// ALT, to the worker first ("priority is given to assigning tasks to the
+// worker process over the OutLink processes"), then to the idle OutLinks
+// round-robin from the one after the last served ("Tasks are assigned to
+// idle OutLink processes in round-robin fashion").
+func (f *farm) manager(nd *node) func(*executor.Proc) {
+	return func(pr *executor.Proc) {
+		next := 0 // round-robin start
+		for {
+			tk := nd.mgrIn.Recv(pr)
+			j := nd.offer(pr, next)
+			if j < 0 {
+				nd.cpu.Compute(pr, f.cost.handOver, executor.High)
+				nd.workerBox.Send(pr, tk)
+				continue
+			}
+			next = (j + 1) % len(nd.outReq)
+			nd.outBox[j].Send(pr, tk)
+		}
+	}
+}
+
+// offer waits in the manager's PRI ALT for a request, the worker's first,
+// then the OutLinks' from next on; it returns the OutLink that asked, or
+// -1 for the worker.
+func (nd *node) offer(pr *executor.Proc, next int) int {
+	k := len(nd.outAsk)
+	cs := nd.alt[:0]
+	if nd.hasWorker {
+		cs = append(cs, nd.workerAsk)
+	}
+	for q := 0; q < k; q++ {
+		cs = append(cs, nd.outAsk[(next+q)%k])
+	}
+	i := pr.PriAlt(cs...)
+	if nd.hasWorker {
+		if i == 0 {
+			return -1
+		}
+		i--
+	}
+	return (next + i) % k
+}
+
+// worker asks the manager for a task, executes it at Low priority (T_e)
+// and queues its result for the result OutLink.
+func (f *farm) worker(nd *node) func(*executor.Proc) {
+	return func(pr *executor.Proc) {
+		for {
+			nd.workerReq.Send(pr, 0)
+			tk := nd.workerBox.Recv(pr)
+			if f.res.TasksPerWorker[nd.v] == 0 {
+				f.firstAt[nd.v] = pr.Now()
+			}
+			nd.cpu.Compute(pr, tk.time, executor.Low)
+			f.res.TasksPerWorker[nd.v]++
+			nd.results.Put(tk)
+		}
+	}
+}
+
+// outLink is the OutLink process of child link j: when empty it asks the
+// manager for a task (tasks move on demand), spends C_S and sends the
+// task to the child, so successive sends are at least C_S + τ·D_t apart.
+func (f *farm) outLink(nd *node, j int, child *node) func(*executor.Proc) {
+	return func(pr *executor.Proc) {
+		for {
+			nd.outReq[j].Send(pr, 0)
+			tk := nd.outBox[j].Recv(pr)
+			nd.cpu.Compute(pr, f.cost.send, executor.High)
+			child.taskIn.Send(pr, tk)
+		}
+	}
+}
+
+// resultInLink receives the results of a child, spends C_R on each and
+// queues it for the result OutLink; results queue without bound ("it is
+// not as important to restrict the number of buffers used to return the
+// results").
+func (f *farm) resultInLink(nd, child *node) func(*executor.Proc) {
+	return func(pr *executor.Proc) {
+		for {
+			r := child.resultOut.Recv(pr)
+			nd.cpu.Compute(pr, f.cost.receive, executor.High)
+			nd.results.Put(r)
+		}
+	}
+}
+
+// resultOutLink sends the queued results, local and forwarded alike, to
+// the parent, spending C_S on each before its send.
+func (f *farm) resultOutLink(nd *node) func(*executor.Proc) {
+	return func(pr *executor.Proc) {
+		for {
+			r := nd.results.Recv(pr)
+			nd.cpu.Compute(pr, f.cost.send, executor.High)
+			nd.resultOut.Send(pr, r)
+		}
+	}
+}
+
+// hostSender sends the M tasks to the root, drawing their times in
+// arrival order, at no CPU cost.
+func (f *farm) hostSender() func(*executor.Proc) {
+	dist := f.p.Tasks
+	if dist == nil {
+		dist = Const(f.p.Te)
+	}
+	next := dist.source(f.sim.Rand("tasks"), f.p.M)
+	root := f.nodes[0]
+	return func(pr *executor.Proc) {
+		for i := 0; i < f.p.M; i++ {
+			root.taskIn.Send(pr, task{id: int32(i), time: next()})
+		}
+	}
+}
+
+// hostReceiver collects the M results; the arrival of the last one is
+// the makespan and ends the run.
+func (f *farm) hostReceiver() func(*executor.Proc) {
+	m, root := f.p.M, f.nodes[0]
+	every := max(m/200, 1)
+	return func(pr *executor.Proc) {
+		for i := 1; i <= m; i++ {
+			root.resultOut.Recv(pr)
+			if f.opt.Progress != nil && (i%every == 0 || i == m) {
+				f.opt.Progress(i, m)
+			}
+		}
+		f.res.Makespan = pr.Now()
+		f.sim.Stop()
+	}
+}
+
+// result collects the statistics of a finished run.
+func (f *farm) result() *Result {
+	res := f.res
+	for v, nd := range f.nodes {
 		res.Busy[v] = nd.cpu.BusyTime()
 		for _, ch := range []executor.Stats{nd.taskIn.Stats(), nd.resultOut.Stats()} {
 			res.Messages += ch.Count
 			res.Bytes += ch.Units
 		}
 	}
-	res.Events = sim.Events()
-	order := make([]int, 0, n)
-	for v := range firstAt {
-		if !math.IsInf(firstAt[v], 1) {
+	res.Events = f.sim.Events()
+	order := make([]int, 0, len(f.nodes))
+	for v := range f.firstAt {
+		if !math.IsInf(f.firstAt[v], 1) {
 			order = append(order, v)
 		}
 	}
-	sort.SliceStable(order, func(a, b int) bool { return firstAt[order[a]] < firstAt[order[b]] })
+	sort.SliceStable(order, func(a, b int) bool { return f.firstAt[order[a]] < f.firstAt[order[b]] })
 	for _, v := range order {
 		res.FirstTaskOrder = append(res.FirstTaskOrder, v+1)
 	}
-	return res, nil
+	return res
 }
 
 func checkSlowdowns(sl []Slowdown, n int) error {

@@ -7,7 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"pgregory.net/rapid"
+
 	"github.com/dlsched/dlsched/internal/leakcheck"
+	"github.com/dlsched/dlsched/topology"
 )
 
 func simulate(t testing.TB, kind string, k, n int, p *Params) *Result {
@@ -170,4 +173,95 @@ func BenchmarkPfarm63(b *testing.B) {
 		events += r.Events
 	}
 	b.ReportMetric(float64(events)/time.Since(start).Seconds(), "events/s")
+}
+
+// C_R of eq. (1) is "the minimum time between successive receives of the
+// INLink process" and C_S "the minimum time between successive sends in
+// the OUTLink process" (Section 3.1): each link process spends them in
+// series with its link, so no run, whatever the farm, ends before the
+// bound M·max{C_R + τD_r, C_S + τD_t} (plus the startup per message).
+func TestSimulationAtLeastCommBound(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		spec := randomSpec(rt)
+		tr, err := spec.Build()
+		if err != nil {
+			rt.Fatal(err)
+		}
+		p := &Params{M: rapid.IntRange(1, 2000).Draw(rt, "M"), Te: math.Pow(10, rapid.Float64Range(-5, -1.7).Draw(rt, "log10 Te")),
+			BetaE: rapid.Float64Range(0, 1e-3).Draw(rt, "betaE"), BetaF: rapid.Float64Range(0, 1e-3).Draw(rt, "betaF"),
+			Tau: rapid.Float64Range(0, 2e-6).Draw(rt, "tau"), Startup: rapid.SampledFrom([]float64{0, 1e-5, 1e-3}).Draw(rt, "startup"),
+			Dt: rapid.Float64Range(0, 2000).Draw(rt, "Dt"), Dr: rapid.Float64Range(0, 2000).Draw(rt, "Dr"),
+			Seed: rapid.Uint64().Draw(rt, "seed")}
+		if rapid.Bool().Draw(rt, "uniform") {
+			p.Tasks = Uniform{p.Te / 2, p.Te * 3 / 2}
+		}
+		r, err := Simulate(context.Background(), tr, p, SimOptions{})
+		if err != nil {
+			rt.Fatal(err)
+		}
+		if bound := CommBound(p); r.Makespan < bound*(1-1e-12) {
+			rt.Fatalf("%s, M = %d: simulated %.9g s, below eq. (1) %.9g s", tr.Name, p.M, r.Makespan, bound)
+		}
+	})
+}
+
+// randomSpec draws a small chain, k-ary tree or mesh.
+func randomSpec(rt *rapid.T) topology.FarmSpec {
+	spec := topology.FarmSpec{Kind: rapid.SampledFrom([]string{"chain", "kary", "mesh"}).Draw(rt, "kind")}
+	switch spec.Kind {
+	case "chain":
+		spec.N = rapid.IntRange(1, 20).Draw(rt, "N")
+	case "kary":
+		spec.K, spec.Depth = rapid.IntRange(1, 4).Draw(rt, "k"), rapid.IntRange(1, 4).Draw(rt, "depth")
+	case "mesh":
+		spec.Rows, spec.Cols = rapid.IntRange(1, 6).Draw(rt, "rows"), rapid.IntRange(1, 6).Draw(rt, "cols")
+		spec.Row, spec.Col = rapid.IntRange(0, spec.Rows-1).Draw(rt, "row"), rapid.IntRange(0, spec.Cols-1).Draw(rt, "col")
+		spec.BFS = rapid.SampledFrom([]string{"first", "last", "random"}).Draw(rt, "bfs")
+		spec.Seed = rapid.Uint64().Draw(rt, "bfs seed")
+	}
+	return spec
+}
+
+// The communication-bound 3×3 mesh of issue 28 (1,582-byte tasks,
+// 4-byte results): eq. (1) is 1,020 × (β_f/4 + 1,582τ) = 1.0038 s; the
+// simulation, which charged the InLink nothing, finished at 0.919 s.
+func TestMeshAboveCommBound(t *testing.T) {
+	tr, err := topology.MeshBFS(3, 3, 1, 1, topology.BFSFirst, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &Params{M: 1020, Te: 2.888e-4, BetaE: 8.333e-4, BetaF: 3.411e-4, Tau: DefaultTau, Dt: 1582, Dr: 4}
+	r, err := Simulate(context.Background(), tr, p, SimOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bound := CommBound(p); math.Abs(bound-1.0038) > 1e-4 || r.Makespan < bound || r.Makespan > bound*1.01 {
+		t.Fatalf("simulated %.4f s, eq. (1) %.4f s: want the simulation at the bound, within 1%%", r.Makespan, bound)
+	}
+}
+
+// Table 4 (M = 10,000, T_e = 5 ms, 1,000-byte tasks and results), with
+// the link rate the paper fits to it ("a value of τ = 1.4 Mbytes/sec is a
+// better estimate of the actual value", Section 5.5): the simulation is
+// within 3% of every measured time, the communication-bound rows
+// (chains of 16 and 32, binary trees of 15 and 31) included, and never
+// below eq. (1), 8.275 s.
+func TestTable4Simulation(t *testing.T) {
+	rows := []struct {
+		kind string
+		k, n int
+		meas float64
+	}{{"chain", 1, 16, 8.320}, {"kary", 2, 4, 8.172}, {"chain", 1, 1, 55.183}, {"chain", 1, 2, 28.873}, {"chain", 1, 4, 15.795},
+		{"chain", 1, 8, 9.341}, {"chain", 1, 32, 8.301}, {"kary", 2, 2, 19.585}, {"kary", 2, 3, 9.009}, {"kary", 2, 5, 8.169}}
+	for i, row := range rows {
+		if testing.Short() && i >= 2 {
+			break
+		}
+		p := paper(10000, 0.005)
+		p.Dt, p.Dr, p.Tau = 1000, 1000, 1/1.4e6
+		r := simulate(t, row.kind, row.k, row.n, p)
+		if e := r.Makespan/row.meas - 1; math.Abs(e) > 0.03 || r.Makespan < CommBound(p) {
+			t.Errorf("%s %d: simulated %.3f s, measured %.3f s (%+.2f%%), eq. (1) %.3f s", row.kind, row.n, r.Makespan, row.meas, 100*e, CommBound(p))
+		}
+	}
 }

@@ -16,7 +16,9 @@ type TaskDist interface {
 	Mean() float64
 	// String is the distribution in the CLI's syntax.
 	String() string
-	validate(m int) error
+	// validate returns what would be valid, or "" if the distribution
+	// is valid for m tasks.
+	validate(m int) string
 	// source returns a generator of the M task times in arrival order.
 	source(r *rand.Rand, m int) func() float64
 }
@@ -30,11 +32,11 @@ func (c Const) Mean() float64 { return float64(c) }
 // String returns "const:t".
 func (c Const) String() string { return "const:" + g(float64(c)) }
 
-func (c Const) validate(int) error {
+func (c Const) validate(int) string {
 	if !(c > 0) || math.IsInf(float64(c), 0) {
-		return fmt.Errorf("pfarm: tasks: constant time %g, want > 0 seconds", float64(c))
+		return "const:t with a time t > 0 seconds"
 	}
-	return nil
+	return ""
 }
 
 func (c Const) source(*rand.Rand, int) func() float64 {
@@ -51,11 +53,11 @@ func (u Uniform) Mean() float64 { return (u.A + u.B) / 2 }
 // String returns "uniform:a,b".
 func (u Uniform) String() string { return "uniform:" + g(u.A) + "," + g(u.B) }
 
-func (u Uniform) validate(int) error {
+func (u Uniform) validate(int) string {
 	if !(u.A > 0) || !(u.B >= u.A) || math.IsInf(u.B, 0) {
-		return fmt.Errorf("pfarm: tasks: uniform interval [%g, %g], want 0 < a <= b seconds", u.A, u.B)
+		return "uniform:a,b with 0 < a <= b seconds"
 	}
-	return nil
+	return ""
 }
 
 func (u Uniform) source(r *rand.Rand, _ int) func() float64 {
@@ -91,16 +93,16 @@ func (b Bimodal) String() string {
 	return fmt.Sprintf("bimodal:%s,%d,%s,%d,%d", g(b.T1), b.N1, g(b.T2), b.N2, b.Arrive)
 }
 
-func (b Bimodal) validate(m int) error {
+func (b Bimodal) validate(m int) string {
 	switch {
 	case !(b.T1 > 0) || !(b.T2 > 0) || math.IsInf(b.T1+b.T2, 0):
-		return fmt.Errorf("pfarm: tasks: bimodal times %g and %g, want > 0 seconds", b.T1, b.T2)
+		return "bimodal:t1,n1,t2,n2,order with times t1, t2 > 0 seconds"
 	case b.N1 < 0 || b.N2 < 0 || b.N1+b.N2 != m:
-		return fmt.Errorf("pfarm: tasks: bimodal counts %d + %d, want non-negative counts adding up to M = %d", b.N1, b.N2, m)
+		return fmt.Sprintf("bimodal:t1,n1,t2,n2,order with counts n1, n2 >= 0 adding up to M = %d", m)
 	case b.Arrive < 1 || b.Arrive > 4:
-		return fmt.Errorf("pfarm: tasks: bimodal arrival order %d, want 1, 2, 3 or 4 (Section 5.7)", b.Arrive)
+		return "bimodal:t1,n1,t2,n2,order with an arrival order 1, 2, 3 or 4 (Section 5.7)"
 	}
-	return nil
+	return ""
 }
 
 func (b Bimodal) source(r *rand.Rand, _ int) func() float64 {
@@ -126,42 +128,40 @@ func (b Bimodal) source(r *rand.Rand, _ int) func() float64 {
 
 // ParseTasks reads a task distribution: "const" (every task takes te),
 // "const:t", "uniform:a,b", or "bimodal:t1,n1,t2,n2,order" (times in
-// seconds).
+// seconds). Errors are *FieldError naming Params.Tasks; the values are
+// checked by Params.Validate.
 func ParseTasks(s string, te float64) (TaskDist, error) {
 	kind, args, _ := strings.Cut(s, ":")
+	syntax := map[string]string{"const": "const or const:t", "uniform": "uniform:a,b",
+		"bimodal": "bimodal:t1,n1,t2,n2,order with whole counts and order 1..4"}[kind]
+	if syntax == "" {
+		syntax = "const, uniform:a,b or bimodal:t1,n1,t2,n2,order"
+	}
+	bad := &FieldError{"Params.Tasks", strconv.Quote(s), syntax}
 	var xs []float64
 	if args != "" {
 		for _, f := range strings.Split(args, ",") {
 			x, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
 			if err != nil {
-				return nil, fmt.Errorf("pfarm: tasks %q: %q is not a number", s, f)
+				return nil, bad
 			}
 			xs = append(xs, x)
 		}
 	}
-	bad := func(want string) error { return fmt.Errorf("pfarm: tasks %q: want %s", s, want) }
-	switch kind {
-	case "const":
-		switch len(xs) {
-		case 0:
-			return Const(te), nil
-		case 1:
-			return Const(xs[0]), nil
-		}
-		return nil, bad("const or const:t")
-	case "uniform":
-		if len(xs) != 2 {
-			return nil, bad("uniform:a,b")
-		}
+	switch {
+	case kind == "const" && len(xs) == 0:
+		return Const(te), nil
+	case kind == "const" && len(xs) == 1:
+		return Const(xs[0]), nil
+	case kind == "uniform" && len(xs) == 2:
 		return Uniform{xs[0], xs[1]}, nil
-	case "bimodal":
-		if len(xs) != 5 || xs[1] != math.Trunc(xs[1]) || xs[3] != math.Trunc(xs[3]) || xs[4] != math.Trunc(xs[4]) ||
-			math.Abs(xs[1]) > MaxTasks || math.Abs(xs[3]) > MaxTasks || math.Abs(xs[4]) > 4 {
-			return nil, bad("bimodal:t1,n1,t2,n2,order with whole counts and order 1..4")
-		}
+	case kind == "bimodal" && len(xs) == 5 && whole(xs[1], MaxTasks) && whole(xs[3], MaxTasks) && whole(xs[4], 4):
 		return Bimodal{T1: xs[0], N1: int(xs[1]), T2: xs[2], N2: int(xs[3]), Arrive: int(xs[4])}, nil
 	}
-	return nil, bad("const, uniform:a,b or bimodal:t1,n1,t2,n2,order")
+	return nil, bad
 }
+
+// whole reports whether x is an integer of magnitude at most limit.
+func whole(x, limit float64) bool { return x == math.Trunc(x) && math.Abs(x) <= limit }
 
 func g(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
