@@ -32,9 +32,9 @@ import (
 	"github.com/dlsched/dlsched/executor/farm/nepp"
 	"github.com/dlsched/dlsched/executor/farm/pfarm"
 	"github.com/dlsched/dlsched/executor/replay"
-	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/optimize"
 	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solver"
 	"github.com/dlsched/dlsched/topology"
@@ -320,8 +320,8 @@ func Run(ctx context.Context, p Platform, o Options) (*Report, error) {
 }
 
 // problem is the platform as a divisible-load problem (paper 003).
-func (p *Platform) problem(procs []float64) *formulations.Problem {
-	pr := &formulations.Problem{S: p.S, C: p.C, A: p.A, D: float64(p.D), V: p.V, Buffers: 1, Order: topology.NLF}
+func (p *Platform) problem(procs []float64) *problem.Problem {
+	pr := &problem.Problem{S: p.S, C: p.C, A: p.A, D: float64(p.D), V: p.V, Buffers: 1, Order: topology.NLF}
 	switch p.Topology {
 	case "star":
 		pr.Kind, pr.M = topology.Star, p.M
@@ -341,7 +341,7 @@ func (p *Platform) problem(procs []float64) *formulations.Problem {
 
 // bestSchedule is the schedule of pr at its best n (optimize.OverN),
 // solved as `dlsched solve --stages n` solves it (the pattern search).
-func bestSchedule(pr *formulations.Problem, o Options) (*schedule.Schedule, error) {
+func bestSchedule(pr *problem.Problem, o Options) (*schedule.Schedule, error) {
 	res, err := optimize.OverN(pr, optimize.Options{Pipeline: pipeline.Options{Solver: o.Solver}, NMax: o.NMax})
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/dlsched/dlsched/lp"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -64,7 +65,7 @@ type Scale struct {
 // NewScale picks units that keep the LP's numbers near 1: L0 = min(D, V)
 // (V when D = ∞) and T0 = the trivial lower bound S + VA/P on Cmax, so the
 // optimal scaled Cmax is at least 1.
-func NewScale(p *Problem) Scale {
+func NewScale(p *problem.Problem) Scale {
 	l0 := p.V
 	if !math.IsInf(p.D, 1) && p.D < l0 {
 		l0 = p.D

@@ -3,6 +3,7 @@ package formulations
 import (
 	"math"
 
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -77,7 +78,7 @@ type DStar struct {
 // dimensionally wrong (A is missing); the derivation just above it — the
 // computing time D*A/p^(h−1) of layer h at least the stage's communication
 // time hS + hCD*(1+1/p) — gives the form used here (docs/formulations.md).
-func DStarHeuristic(pr *Problem) DStar {
+func DStarHeuristic(pr *problem.Problem) DStar {
 	s, c, a := pr.S, pr.C, pr.A
 	switch pr.Kind {
 	case topology.Star:
@@ -116,7 +117,7 @@ func DStarHeuristic(pr *Problem) DStar {
 // where it applies: its derivations assume identical processors and, for
 // trees, that every layer computes, so a heterogeneous star or a tree with
 // relay-only layers gets no D* and a reason.
-func DStarFor(p *Problem) DStar {
+func DStarFor(p *problem.Problem) DStar {
 	d := DStarHeuristic(p)
 	switch {
 	case p.Kind == topology.Star && len(p.Procs) > 0:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/topology"
 )
@@ -48,7 +49,7 @@ type LBLayer struct {
 }
 
 // lbParts returns T(n) and Aα(n) for layer i.
-func lbParts(p *Problem, i, n int) (t, comp float64) {
+func lbParts(p *problem.Problem, i, n int) (t, comp float64) {
 	P := topology.LayerSize(topology.Binomial, p.P, i)
 	alpha := p.V / (float64(n) * P)
 	t = float64(i)*p.S + p.C*topology.BinomialTransferLoad(p.P, i)*alpha
@@ -57,7 +58,7 @@ func lbParts(p *Problem, i, n int) (t, comp float64) {
 
 // LBPaper returns the paper's closed form Cmax(n) of the LB strategy for
 // layer i (Section 4.2): n(iS + VC/(np)) + AV/(np(p+1)^(i−1)).
-func LBPaper(p *Problem, i, n int) float64 {
+func LBPaper(p *problem.Problem, i, n int) float64 {
 	t, comp := lbParts(p, i, n)
 	return float64(n)*t + comp
 }
@@ -65,7 +66,7 @@ func LBPaper(p *Problem, i, n int) float64 {
 // LBEqualChunks returns the makespan of the LB strategy's schedule for
 // layer i with n equal stages under the physical model: max(nT + Aα,
 // T + nAα).
-func LBEqualChunks(p *Problem, i, n int) float64 {
+func LBEqualChunks(p *problem.Problem, i, n int) float64 {
 	t, comp := lbParts(p, i, n)
 	return math.Max(float64(n)*t+comp, t+float64(n)*comp)
 }
@@ -74,9 +75,9 @@ func LBEqualChunks(p *Problem, i, n int) float64 {
 // binomial tree p (p.Relay and p.Order are ignored) and the index of the
 // layer the paper would pick: the least Paper value. The paper's own
 // choice ignores D; here n is at least the n_min of buffer D.
-func LBStrategy(p *Problem) ([]LBLayer, int, error) {
+func LBStrategy(p *problem.Problem) ([]LBLayer, int, error) {
 	if p.Kind != topology.Binomial {
-		return nil, 0, &FieldError{Field: "topology", Value: p.Kind.String(), Want: "binomial (the LB strategy of Section 4.2 is for binomial trees)"}
+		return nil, 0, &problem.FieldError{Field: "topology", Value: p.Kind.String(), Want: "binomial (the LB strategy of Section 4.2 is for binomial trees)"}
 	}
 	q := *p
 	q.Relay = nil
@@ -90,7 +91,7 @@ func LBStrategy(p *Problem) ([]LBLayer, int, error) {
 		P := topology.LayerSize(topology.Binomial, p.P, i)
 		l := LBLayer{Layer: i, Processors: P, NMin: one.NMin(), Trivial: float64(i)*p.S + p.A*p.V/P}
 		if l.NMin >= math.MaxInt32 {
-			return nil, 0, &FieldError{Field: "D", Value: fmt.Sprintf("%g", p.D), Want: "a buffer large enough for fewer than 2^31 stages"}
+			return nil, 0, &problem.FieldError{Field: "D", Value: fmt.Sprintf("%g", p.D), Want: "a buffer large enough for fewer than 2^31 stages"}
 		}
 		if p.S > 0 {
 			ns := math.Sqrt(p.A * p.V / (float64(i) * p.S * P))
@@ -123,7 +124,7 @@ func LBStrategy(p *Problem) ([]LBLayer, int, error) {
 
 // bestEqualChunks minimises the convex LBEqualChunks over integers n ≥ nmin
 // by bisection on the sign of its forward difference.
-func bestEqualChunks(p *Problem, i, nmin int) (int, float64) {
+func bestEqualChunks(p *problem.Problem, i, nmin int) (int, float64) {
 	f := func(n int) float64 { return LBEqualChunks(p, i, n) }
 	lo := nmin
 	hi := nmin
@@ -151,7 +152,7 @@ func bestEqualChunks(p *Problem, i, nmin int) (int, float64) {
 
 // SingleLayer returns a copy of p with every layer but i relay-only (the
 // problem of the LB strategy on layer i).
-func SingleLayer(p *Problem, i int) *Problem {
+func SingleLayer(p *problem.Problem, i int) *problem.Problem {
 	q := *p
 	q.Relay = nil
 	for l := 1; l <= p.H; l++ {
@@ -186,7 +187,7 @@ func LBBest(layers []LBLayer) int {
 // message larger than the buffer: with n < n_min the first hop to layer i
 // would carry p(p+1)^(i−2)·V/(nP) > D, so the n* of the printed formula
 // describes no feasible schedule when D binds.
-func LBLine(p *Problem) (cmax float64, ok bool) {
+func LBLine(p *problem.Problem) (cmax float64, ok bool) {
 	if p.Kind != topology.Binomial {
 		return 0, false
 	}

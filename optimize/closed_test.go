@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/topology"
 )
@@ -13,24 +14,24 @@ import (
 // TestDStarByHand checks the Section 5 heuristics, as printed beside the
 // LP results, against hand computation.
 func TestDStarByHand(t *testing.T) {
-	tree := func(b int) *formulations.Problem {
-		return &formulations.Problem{Kind: topology.Tree, Order: topology.NLF, Buffers: b, P: 2, H: 3, S: 1e-3, C: 1e-6, A: 1e-3, D: 1, V: 1}
+	tree := func(b int) *problem.Problem {
+		return &problem.Problem{Kind: topology.Tree, Order: topology.NLF, Buffers: b, P: 2, H: 3, S: 1e-3, C: 1e-6, A: 1e-3, D: 1, V: 1}
 	}
 	cases := []struct {
 		name   string
-		p      *formulations.Problem
+		p      *problem.Problem
 		exists bool
 		want   float64
 	}{
 		// Section 4.1 system: mS/(A−mC) = 10·1e-3/(1e-3 − 10·1e-6) = 0.01/0.00099.
-		{"star section 4.1", &formulations.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, D: 1, V: 1}, true, 10.101010101010101},
+		{"star section 4.1", &problem.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, D: 1, V: 1}, true, 10.101010101010101},
 		// Fig. 9b: A − mC = 1e-3 − 10·1e-4 = 0: no D*.
 		{"star fig9b", fig9b(), false, 0},
 		// Fig. 9a: A − mC = 1e-4 − 1e-3 < 0: no D*.
-		{"star fig9a", &formulations.Problem{Kind: topology.Star, M: 10, S: 1e-1, C: 1e-4, A: 1e-4, D: 1, V: 1}, false, 0},
+		{"star fig9a", &problem.Problem{Kind: topology.Star, M: 10, S: 1e-1, C: 1e-4, A: 1e-4, D: 1, V: 1}, false, 0},
 		// S(h+1)hp(p+1)^(h−2) / (2(A − Ch(p+1)^(h−1))) with p=2, h=3:
 		// 1e-3·4·3·2·3 / (2·(1e-3 − 1e-6·3·9)) = 0.072/0.001946.
-		{"binomial p2 h3", &formulations.Problem{Kind: topology.Binomial, Order: topology.NLF, Buffers: 1, P: 2, H: 3, S: 1e-3, C: 1e-6, A: 1e-3, D: 1, V: 1}, true, 36.998972250770812},
+		{"binomial p2 h3", &problem.Problem{Kind: topology.Binomial, Order: topology.NLF, Buffers: 1, P: 2, H: 3, S: 1e-3, C: 1e-6, A: 1e-3, D: 1, V: 1}, true, 36.998972250770812},
 		// Fig. 11: A − Ch(p+1)^(h−1) = 1e-3 − 1e-6·10·3^9 < 0: no D*.
 		{"binomial fig11", fig11(topology.LLF, 1e4, 1e7), false, 0},
 		// hS/(A/p^(h−1) − Ch) = 3e-3/(2.5e-4 − 3e-6) = 3e-3/2.47e-4.
@@ -53,10 +54,10 @@ func TestDStarByHand(t *testing.T) {
 		}
 		t.Logf("%s: %s", c.name, line)
 	}
-	het := &formulations.Problem{Kind: topology.Star, M: 2, Procs: []schedule.Proc{{S: 1, C: 1, A: 5}, {S: 1, C: 1, A: 5}}, D: 1, V: 1}
+	het := &problem.Problem{Kind: topology.Star, M: 2, Procs: []schedule.Proc{{S: 1, C: 1, A: 5}, {S: 1, C: 1, A: 5}}, D: 1, V: 1}
 	rel := fig11(topology.NLF, 1, 1)
 	rel.Relay = []int{1}
-	for _, p := range []*formulations.Problem{het, rel} {
+	for _, p := range []*problem.Problem{het, rel} {
 		if d := formulations.DStarFor(p); d.Exists || d.Why == "" {
 			t.Errorf("%s: D* %+v, want none with a reason", p.Kind, d)
 		}

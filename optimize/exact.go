@@ -7,6 +7,7 @@ import (
 
 	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solver/cbc"
 	"github.com/dlsched/dlsched/topology"
@@ -46,15 +47,15 @@ func (e *SizeExactError) Error() string {
 // stages, for a star, a binomial tree and a 1-buffer ordinary tree. For a
 // 2-buffer tree the MILP is not exact (a phantom message still holds a
 // buffer) and SolveExact refuses it.
-func SolveExact(p *formulations.Problem, n int, opt ExactOptions) (*schedule.Schedule, error) {
+func SolveExact(p *problem.Problem, n int, opt ExactOptions) (*schedule.Schedule, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
 	if p.Kind == topology.Tree && p.Buffers == 2 {
-		return nil, &formulations.FieldError{Field: "buffers", Value: "2", Want: "1 for the exact pattern search (with 2 buffers its MILP is not exact)"}
+		return nil, &problem.FieldError{Field: "buffers", Value: "2", Want: "1 for the exact pattern search (with 2 buffers its MILP is not exact)"}
 	}
 	if nmin := p.NMin(); n < nmin {
-		return nil, &pipeline.StagesError{N: n, NMin: nmin}
+		return nil, &problem.StagesError{N: n, NMin: nmin}
 	}
 	if k := n * len(p.Dests()); k > MaxExactMessages {
 		return nil, &SizeExactError{Messages: k}

@@ -11,6 +11,7 @@ import (
 	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/internal/testutil"
 	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/solver/cbc"
 	"github.com/dlsched/dlsched/topology"
 )
@@ -24,7 +25,7 @@ func needCbc(t testing.TB) {
 // bruteForce returns the least LP makespan over every non-empty
 // sub-pattern of the full n-stage pattern (each solved without pruning),
 // +Inf if none is feasible.
-func bruteForce(p *formulations.Problem, n int, opt pipeline.Options) float64 {
+func bruteForce(p *problem.Problem, n int, opt pipeline.Options) float64 {
 	full := formulations.FullPattern(p, n)
 	best := math.Inf(1)
 	opt.NoPrune = true
@@ -44,9 +45,9 @@ func bruteForce(p *formulations.Problem, n int, opt pipeline.Options) float64 {
 
 // randomSmall draws a small problem and a stage count with at most
 // maxMsgs messages (ok false when none fits).
-func randomSmall(r *rand.Rand, kinds []topology.Kind, maxMsgs, maxN int) (*formulations.Problem, int, bool) {
+func randomSmall(r *rand.Rand, kinds []topology.Kind, maxMsgs, maxN int) (*problem.Problem, int, bool) {
 	u := func(lo, hi float64) float64 { return lo + (hi-lo)*r.Float64() }
-	p := &formulations.Problem{Kind: kinds[r.IntN(len(kinds))], Buffers: 1,
+	p := &problem.Problem{Kind: kinds[r.IntN(len(kinds))], Buffers: 1,
 		M: 1 + r.IntN(4), P: 2, H: 1 + r.IntN(3), Order: topology.Order(r.IntN(2)),
 		S: u(0, 1), C: u(0.01, 1), A: u(0.01, 1), V: u(1, 100), D: math.Inf(1)}
 	if r.IntN(2) == 0 {

@@ -1,8 +1,8 @@
 package optimize
 
 import (
-	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 )
 
@@ -32,7 +32,7 @@ type Final struct {
 }
 
 // finalAt solves p (with buffer d) at n stages with SolveBest.
-func finalAt(p *formulations.Problem, n int, d float64, po pipeline.Options) (*Final, error) {
+func finalAt(p *problem.Problem, n int, d float64, po pipeline.Options) (*Final, error) {
 	q := *p
 	q.D = d
 	s, err := SolveBest(&q, n, PatternOptions{Pipeline: po})

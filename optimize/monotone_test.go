@@ -6,15 +6,15 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/topology"
 )
 
 // drawSmall draws a small star or tree (the sizes of the exact-pattern
 // comparison: stars m <= 4, trees p = 2, h <= 3) with finite D.
-func drawSmall(t *rapid.T) *formulations.Problem {
+func drawSmall(t *rapid.T) *problem.Problem {
 	kinds := []topology.Kind{topology.Star, topology.Tree, topology.Binomial}
-	p := &formulations.Problem{Kind: rapid.SampledFrom(kinds).Draw(t, "kind"), Buffers: 1, P: 2,
+	p := &problem.Problem{Kind: rapid.SampledFrom(kinds).Draw(t, "kind"), Buffers: 1, P: 2,
 		M: rapid.IntRange(1, 4).Draw(t, "m"), H: rapid.IntRange(1, 3).Draw(t, "h"),
 		Order: topology.Order(rapid.IntRange(0, 1).Draw(t, "order")),
 		S:     rapid.Float64Range(0, 1).Draw(t, "S"), C: rapid.Float64Range(0.01, 1).Draw(t, "C"),
@@ -90,7 +90,7 @@ func TestSearchContinuousIssueExample(t *testing.T) {
 	s := newClp(t)
 	var c []float64
 	for _, v := range []float64{177.82794100389228, 177.827941003892} {
-		p := &formulations.Problem{Kind: topology.Binomial, Order: topology.LLF, P: 2, H: 10, S: 1e-3, C: 1e-6, A: 1e-3, D: 1e4, V: v}
+		p := &problem.Problem{Kind: topology.Binomial, Order: topology.LLF, P: 2, H: 10, S: 1e-3, C: 1e-6, A: 1e-3, D: 1e4, V: v}
 		b, err := SolveBest(p, p.NMin(), PatternOptions{Pipeline: popts(s, true)})
 		if err != nil {
 			t.Fatal(err)
@@ -144,14 +144,14 @@ func TestSearchMonotoneInD(t *testing.T) {
 // far above S + VA/m = 100.1 s. It never exceeds the exact optimum over
 // patterns (the pattern MILP) on random small stars.
 func TestPatternBoundPort(t *testing.T) {
-	p := &formulations.Problem{Kind: topology.Star, M: 10, S: 0.1, C: 1e-4, A: 1e-4, D: 1e5, V: 1e7}
+	p := &problem.Problem{Kind: topology.Star, M: 10, S: 0.1, C: 1e-4, A: 1e-4, D: 1e5, V: 1e7}
 	if lb, _ := PatternBound(p); math.Abs(lb-1010) > 1e-9 {
 		t.Errorf("port bound %.12g, want 1010", lb)
 	}
 	needCbc(t)
 	s := newClp(t)
 	rapid.Check(t, func(t *rapid.T) {
-		q := &formulations.Problem{Kind: topology.Star, M: rapid.IntRange(1, 4).Draw(t, "m"),
+		q := &problem.Problem{Kind: topology.Star, M: rapid.IntRange(1, 4).Draw(t, "m"),
 			S: rapid.Float64Range(0, 1).Draw(t, "S"), C: rapid.Float64Range(0.01, 1).Draw(t, "C"),
 			A: rapid.Float64Range(0.01, 1).Draw(t, "A"), V: rapid.Float64Range(1, 100).Draw(t, "V")}
 		q.D = q.V * rapid.Float64Range(0.2, 1.5).Draw(t, "D/V")
@@ -175,7 +175,7 @@ func TestPatternBoundPort(t *testing.T) {
 // without it.
 func TestPatternCacheSameResults(t *testing.T) {
 	s := newClp(t)
-	p := &formulations.Problem{Kind: topology.Star, M: 4, S: 0.3, C: 0.2, A: 1, D: 8, V: 40}
+	p := &problem.Problem{Kind: topology.Star, M: 4, S: 0.3, C: 0.2, A: 1, D: 8, V: 40}
 	po := popts(s, true)
 	cache := NewPatternCache()
 	var order []int

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 )
 
@@ -106,7 +107,7 @@ type DResult struct {
 // monotone (n_min(D) jumps at D = V/(k·capacity)); the refinement finds a
 // local minimum in the bracket, and a dip narrower than a grid cell can be
 // missed — that is all a grid can promise.
-func OverD(p *formulations.Problem, opt DOptions) (*DResult, error) {
+func OverD(p *problem.Problem, opt DOptions) (*DResult, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -114,25 +115,25 @@ func OverD(p *formulations.Problem, opt DOptions) (*DResult, error) {
 		return nil, errors.New("optimize: no solver")
 	}
 	if !(opt.DMin > 0) || math.IsInf(opt.DMin, 0) {
-		return nil, &RangeError{Field: "DMin", Value: fmt.Sprint(opt.DMin), Want: "a finite number > 0"}
+		return nil, &problem.FieldError{Field: "DMin", Value: fmt.Sprint(opt.DMin), Want: "a finite number > 0"}
 	}
 	if !(opt.DMax > opt.DMin) || math.IsInf(opt.DMax, 0) {
-		return nil, &RangeError{Field: "DMax", Value: fmt.Sprint(opt.DMax), Want: fmt.Sprintf("a finite number > {DMin} %g", opt.DMin)}
+		return nil, &problem.FieldError{Field: "DMax", Value: fmt.Sprint(opt.DMax), Want: fmt.Sprintf("a finite number > {DMin} %g", opt.DMin)}
 	}
 	if opt.Points == 0 {
 		opt.Points = DefaultPoints
 	}
 	if opt.Points < 2 || opt.Points > MaxPoints {
-		return nil, &RangeError{Field: "Points", Value: fmt.Sprint(opt.Points), Want: fmt.Sprintf("an integer from 2 to %d", MaxPoints)}
+		return nil, &problem.FieldError{Field: "Points", Value: fmt.Sprint(opt.Points), Want: fmt.Sprintf("an integer from 2 to %d", MaxPoints)}
 	}
 	if opt.Refine == 0 {
 		opt.Refine = DefaultRefine
 	}
 	if !(opt.Within >= 0 && opt.Within <= 1) {
-		return nil, &RangeError{Field: "Within", Value: fmt.Sprint(opt.Within), Want: "a fraction from 0 to 1"}
+		return nil, &problem.FieldError{Field: "Within", Value: fmt.Sprint(opt.Within), Want: "a fraction from 0 to 1"}
 	}
 	if opt.Stages == StagesFixed && opt.N < 1 {
-		return nil, &RangeError{Field: "N", Value: fmt.Sprint(opt.N), Want: "an integer >= 1"}
+		return nil, &problem.FieldError{Field: "N", Value: fmt.Sprint(opt.N), Want: "an integer >= 1"}
 	}
 	t0 := time.Now()
 	res := &DResult{Within: opt.Within, Stages: opt.Stages, DStar: formulations.DStarFor(p)}
@@ -287,7 +288,7 @@ func sorted(seen map[float64]Point) []Point {
 // evalD evaluates one buffer size under the stage rule. A D that needs an
 // LP beyond the memory limit, or (StagesFixed) more stages than N, gives an
 // infeasible point (Cmax = +Inf) and a note.
-func evalD(p *formulations.Problem, d float64, opt DOptions, st *Stats) (Point, string, error) {
+func evalD(p *problem.Problem, d float64, opt DOptions, st *Stats) (Point, string, error) {
 	q := *p
 	q.D = d
 	nmin := q.NMin()

@@ -4,15 +4,15 @@ import (
 	"math"
 	"testing"
 
-	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/topology"
 )
 
 // smallStar has a Section 5 heuristic D* = mS/(A − mC) = 4·0.05/(0.01 −
 // 0.004) = 33.33 and n_min(D) = ⌈1000/(4D)⌉.
-func smallStar() *formulations.Problem {
-	return &formulations.Problem{Kind: topology.Star, M: 4, S: 0.05, C: 1e-3, A: 1e-2, D: math.Inf(1), V: 1000}
+func smallStar() *problem.Problem {
+	return &problem.Problem{Kind: topology.Star, M: 4, S: 0.05, C: 1e-3, A: 1e-2, D: math.Inf(1), V: 1000}
 }
 
 // TestOverDMin: at n = n_min(D) (the paper's Fig. 7 setting) the curve has

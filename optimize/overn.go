@@ -6,7 +6,6 @@ import (
 	"math"
 	"time"
 
-	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/pipeline"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
@@ -128,7 +127,7 @@ func (b Bound) FirstAbove(c float64) int {
 // dominates, but its slope is exactly the S-per-stage growth the paper
 // observes ("After exceeding a certain limit, Cmax grows linearly with
 // n"). It holds for the true optimum, independently of any solver.
-func FullPatternBound(p *formulations.Problem) Bound {
+func FullPatternBound(p *problem.Problem) Bound {
 	switch p.Kind {
 	case topology.Star:
 		if len(p.Procs) > 0 {
@@ -205,7 +204,7 @@ type Stats struct {
 // covers) or after opt.NMax. With pruning off, points are solved from the
 // previous point's basis when the solver supports it (see the package doc
 // for the measured gain).
-func OverN(p *formulations.Problem, opt Options) (*NResult, error) {
+func OverN(p *problem.Problem, opt Options) (*NResult, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -215,14 +214,14 @@ func OverN(p *formulations.Problem, opt Options) (*NResult, error) {
 	t0 := time.Now()
 	nmin := p.NMin()
 	if nmin >= math.MaxInt32 {
-		return nil, &formulations.FieldError{Field: "D", Value: fmt.Sprintf("%g", p.D), Want: "a buffer large enough for fewer than 2^31 stages"}
+		return nil, &problem.FieldError{Field: "D", Value: fmt.Sprintf("%g", p.D), Want: "a buffer large enough for fewer than 2^31 stages"}
 	}
 	nmax := opt.NMax
 	if nmax <= 0 {
 		nmax = nmin + DefaultSpan
 	}
 	if nmax < nmin {
-		return nil, &RangeError{Field: "NMax", Value: fmt.Sprint(nmax), Want: fmt.Sprintf("at least n_min=%d", nmin)}
+		return nil, &problem.FieldError{Field: "NMax", Value: fmt.Sprint(nmax), Want: fmt.Sprintf("at least n_min=%d", nmin)}
 	}
 	b := FullPatternBound(p)
 	res := &NResult{NMin: nmin, Bound: b, Pruned: !opt.Pipeline.NoPrune}
@@ -288,7 +287,7 @@ func OverN(p *formulations.Problem, opt Options) (*NResult, error) {
 
 // warmFor returns the engine's warm-start option when the curve is the
 // unpruned one (pipeline.Sequence), else nil.
-func warmFor(p *formulations.Problem, opt Options) *pipeline.Sequence {
+func warmFor(p *problem.Problem, opt Options) *pipeline.Sequence {
 	if opt.Pipeline.NoPrune && !opt.NoWarm {
 		return pipeline.NewSequence(p, opt.Pipeline)
 	}
@@ -300,7 +299,7 @@ func warmFor(p *formulations.Problem, opt Options) *pipeline.Sequence {
 // (Best, Last, Covered, RuleN) is unchanged: beyond Last no full pattern
 // can win, and a pruned one that would is not taken, since the rule does
 // not cover pruned patterns (package doc).
-func extend(p *formulations.Problem, opt Options, r *NResult, through int) error {
+func extend(p *problem.Problem, opt Options, r *NResult, through int) error {
 	eng := warmFor(p, opt)
 	for n := r.Curve[len(r.Curve)-1].Stages + 1; n <= through; n++ {
 		pt, _, err := evalN(p, n, opt.Pipeline, eng, &r.Stats)
@@ -318,7 +317,7 @@ func extend(p *formulations.Problem, opt Options, r *NResult, through int) error
 }
 
 // evalN solves one point, warm when eng is usable, else cold.
-func evalN(p *formulations.Problem, n int, po pipeline.Options, eng *pipeline.Sequence, st *Stats) (Point, *schedule.Schedule, error) {
+func evalN(p *problem.Problem, n int, po pipeline.Options, eng *pipeline.Sequence, st *Stats) (Point, *schedule.Schedule, error) {
 	if eng != nil {
 		if out, warm, ok := eng.Solve(n); ok {
 			st.Warm++
@@ -339,13 +338,13 @@ func evalN(p *formulations.Problem, n int, po pipeline.Options, eng *pipeline.Se
 
 // outcomePoint reads a point out of the unpruned outcome of the full
 // n-stage pattern.
-func outcomePoint(p *formulations.Problem, n int, out *pipeline.Outcome, warm bool) Point {
+func outcomePoint(p *problem.Problem, n int, out *pipeline.Outcome, warm bool) Point {
 	return Point{Stages: n, D: schedule.Float(p.D), Cmax: schedule.Float(out.Cmax), CmaxFull: schedule.Float(out.Cmax),
 		LowerBound: schedule.Float(out.LowerBound), StagesUsed: out.StagesUsed(), Warm: warm}
 }
 
 // pointOf reads a point out of a solved schedule.
-func pointOf(p *formulations.Problem, n int, s *schedule.Schedule) Point {
+func pointOf(p *problem.Problem, n int, s *schedule.Schedule) Point {
 	full := s.Cmax
 	if s.Pruning != nil {
 		full = s.Pruning.CmaxBefore
@@ -353,11 +352,6 @@ func pointOf(p *formulations.Problem, n int, s *schedule.Schedule) Point {
 	return Point{Stages: n, D: schedule.Float(p.D), Cmax: schedule.Float(s.Cmax), CmaxFull: schedule.Float(full),
 		LowerBound: schedule.Float(s.LowerBound), StagesUsed: s.Stages, NMin: s.NMin}
 }
-
-// RangeError is an option of a search with an invalid value: package
-// problem's FieldError, with Field the option's name in Options, DOptions
-// or SplitOptions ("NMax", "DMin", "DMax", "Points", "Within", "N").
-type RangeError = problem.FieldError
 
 // NothingFeasibleError reports a search in which no evaluated point gave a
 // schedule (every LP infeasible or refused); Why gives the reasons.

@@ -5,8 +5,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/topology"
 )
@@ -18,23 +18,23 @@ func TestFullPatternBound(t *testing.T) {
 	s := newClp(t)
 	cases := []struct {
 		name             string
-		p                *formulations.Problem
+		p                *problem.Problem
 		slope, intercept float64
 		ns               []int
 	}{
 		// nmS + CV = n·10·0.01 + 1e-4·1e7.
 		{"star fig9b", fig9b(), 0.1, 1000, []int{10, 60, 150}},
 		// ΣS_i = 0.3, min C_i = 1e-3: n·0.3 + 1e-3·100.
-		{"heterogeneous star", &formulations.Problem{Kind: topology.Star, M: 3, D: 20, V: 100,
+		{"heterogeneous star", &problem.Problem{Kind: topology.Star, M: 3, D: 20, V: 100,
 			Procs: []schedule.Proc{{S: 0.1, C: 2e-3, A: 0.05}, {S: 0.1, C: 1e-3, A: 0.02}, {S: 0.1, C: 3e-3, A: 0.04}}}, 0.3, 0.1, []int{2, 5, 30}},
 		// NLF: h'=3, i_last=3: n·3·0.01 + 1e-3·1000/2 + 2·0.01.
-		{"tree nlf 1-buffer", &formulations.Problem{Kind: topology.Tree, Order: topology.NLF, Buffers: 1, P: 2, H: 3, S: 0.01, C: 1e-3, A: 0.02, D: 50, V: 1000}, 0.03, 0.52, []int{4, 8, 40}},
+		{"tree nlf 1-buffer", &problem.Problem{Kind: topology.Tree, Order: topology.NLF, Buffers: 1, P: 2, H: 3, S: 0.01, C: 1e-3, A: 0.02, D: 50, V: 1000}, 0.03, 0.52, []int{4, 8, 40}},
 		// LLF: i_last = 1: n·3·0.01 + 0.5.
-		{"tree llf 2-buffer", &formulations.Problem{Kind: topology.Tree, Order: topology.LLF, Buffers: 2, P: 2, H: 3, S: 0.01, C: 1e-3, A: 0.02, D: 50, V: 1000}, 0.03, 0.5, []int{4, 8, 40}},
+		{"tree llf 2-buffer", &problem.Problem{Kind: topology.Tree, Order: topology.LLF, Buffers: 2, P: 2, H: 3, S: 0.01, C: 1e-3, A: 0.02, D: 50, V: 1000}, 0.03, 0.5, []int{4, 8, 40}},
 		// Σi = 1+2+3 = 6: n·6·0.01 + 0.5.
-		{"binomial nlf", &formulations.Problem{Kind: topology.Binomial, Order: topology.NLF, Buffers: 1, P: 2, H: 3, S: 0.01, C: 1e-3, A: 0.02, D: 50, V: 1000}, 0.06, 0.5, []int{3, 8, 40}},
+		{"binomial nlf", &problem.Problem{Kind: topology.Binomial, Order: topology.NLF, Buffers: 1, P: 2, H: 3, S: 0.01, C: 1e-3, A: 0.02, D: 50, V: 1000}, 0.06, 0.5, []int{3, 8, 40}},
 		// Only layer 3 computes: n·3·0.01 + 0.5.
-		{"binomial relay 1,2", &formulations.Problem{Kind: topology.Binomial, Order: topology.NLF, Buffers: 1, P: 2, H: 3, S: 0.01, C: 1e-3, A: 0.02, D: 50, V: 1000, Relay: []int{1, 2}}, 0.03, 0.5, []int{7, 20, 60}},
+		{"binomial relay 1,2", &problem.Problem{Kind: topology.Binomial, Order: topology.NLF, Buffers: 1, P: 2, H: 3, S: 0.01, C: 1e-3, A: 0.02, D: 50, V: 1000, Relay: []int{1, 2}}, 0.03, 0.5, []int{7, 20, 60}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -193,7 +193,7 @@ func TestOverNFig9bExhaustive(t *testing.T) {
 // prefix property pipeline.Sequence relies on).
 func TestOverNWarmMatchesCold(t *testing.T) {
 	s := newClp(t)
-	cases := []*formulations.Problem{
+	cases := []*problem.Problem{
 		{Kind: topology.Star, M: 4, S: 0.005, C: 2e-3, A: 1e-2, D: 20, V: 1000},
 		{Kind: topology.Tree, Order: topology.LLF, Buffers: 2, P: 2, H: 3, S: 0.01, C: 1e-3, A: 0.02, D: 50, V: 1000},
 		{Kind: topology.Tree, Order: topology.NLF, Buffers: 1, P: 2, H: 3, S: 0.01, C: 1e-3, A: 0.02, D: 50, V: 1000},
@@ -242,7 +242,7 @@ func TestOverNWarmMatchesCold(t *testing.T) {
 // Cmax ≈ 10.1 only from n ≈ 1000.
 func TestOverNGuard(t *testing.T) {
 	s := newClp(t)
-	p := &formulations.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, D: 1e4, V: 1e5}
+	p := &problem.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, D: 1e4, V: 1e5}
 	r, err := OverN(p, Options{Pipeline: popts(s, false), NMax: 8})
 	if err != nil {
 		t.Fatal(err)

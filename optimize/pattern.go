@@ -10,6 +10,7 @@ import (
 
 	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solver"
 	"github.com/dlsched/dlsched/topology"
@@ -27,7 +28,7 @@ const (
 
 // additions returns the patterns with one message of the full n-stage
 // pattern added to pat, each in the full pattern's order.
-func additions(p *formulations.Problem, n int, pat formulations.Pattern) []formulations.Pattern {
+func additions(p *problem.Problem, n int, pat formulations.Pattern) []formulations.Pattern {
 	have := map[formulations.Msg]bool{}
 	for _, m := range pat {
 		have[m] = true
@@ -96,7 +97,7 @@ type PatternOptions struct {
 //     processors of a heterogeneous star): the originator's one port sends
 //     every unit, in messages of at most D units, one after the other, and
 //     the makespan cannot end before the last message does.
-func SetPatternBound(p *formulations.Problem, s *schedule.Schedule) {
+func SetPatternBound(p *problem.Problem, s *schedule.Schedule) {
 	lb, how := PatternBound(p)
 	s.PatternLowerBound = lb
 	if s.Cmax > 0 {
@@ -109,7 +110,7 @@ func SetPatternBound(p *formulations.Problem, s *schedule.Schedule) {
 }
 
 // PatternBound returns SetPatternBound's bound and its name.
-func PatternBound(p *formulations.Problem) (float64, string) {
+func PatternBound(p *problem.Problem) (float64, string) {
 	lb, how := p.LowerBoundLB(), "S + VA/P, the trivial bound"
 	if p.Kind != topology.Star || math.IsInf(p.D, 1) {
 		return lb, how
@@ -129,7 +130,7 @@ func PatternBound(p *formulations.Problem) (float64, string) {
 
 // solveFull solves the full n-stage pattern without pruning, warm when
 // opt.Warm certifies it, else cold.
-func solveFull(p *formulations.Problem, n int, opt PatternOptions) (*schedule.Schedule, error) {
+func solveFull(p *problem.Problem, n int, opt PatternOptions) (*schedule.Schedule, error) {
 	if opt.Warm != nil {
 		if s, _, ok := opt.Warm.ScheduleFor(p, n); ok {
 			return s, nil
@@ -172,7 +173,7 @@ const MaxChain = 8
 // With opt.Pipeline.NoPrune the full n-stage pattern is solved as it is
 // (the paper's model: every message sent, empty ones too; warm with
 // opt.Warm) and Pattern says "full".
-func SolveBest(p *formulations.Problem, n int, opt PatternOptions) (*schedule.Schedule, error) {
+func SolveBest(p *problem.Problem, n int, opt PatternOptions) (*schedule.Schedule, error) {
 	if opt.Pipeline.NoPrune {
 		s, err := solveFull(p, n, opt)
 		if err != nil {
@@ -221,7 +222,7 @@ func stopped(opt PatternOptions) error {
 
 // searchAt is SolveBest at one stage count, seeded with seed (the result at
 // n−1, or nil).
-func searchAt(p *formulations.Problem, n int, seed *schedule.Schedule, opt PatternOptions) (*schedule.Schedule, error) {
+func searchAt(p *problem.Problem, n int, seed *schedule.Schedule, opt PatternOptions) (*schedule.Schedule, error) {
 	// Every candidate starts from the basis the one before it ended with
 	// (stars and ordinary trees): they are the same LP give or take some
 	// messages. One Starts per stage count, so the result depends only on
@@ -364,7 +365,7 @@ func searchAt(p *formulations.Problem, n int, seed *schedule.Schedule, opt Patte
 }
 
 // searchLayers tries subsets of tree layers, in the problem's order.
-func searchLayers(p *formulations.Problem, opt PatternOptions, all []int, try func([]int, float64) (float64, error)) error {
+func searchLayers(p *problem.Problem, opt PatternOptions, all []int, try func([]int, float64) (float64, error)) error {
 	ex := opt.Exhaustive
 	if ex == 0 {
 		ex = DefaultExhaustive
@@ -477,7 +478,7 @@ func NewPatternCache() *PatternCache { return &PatternCache{m: map[string]*cache
 // get returns the cached result for (p, n) in a chain that started at lo,
 // computing it with f once.
 // Errors are not kept (a cancelled solve must not stay cancelled).
-func (c *PatternCache) get(p *formulations.Problem, n, lo int, f func() (*schedule.Schedule, error)) (*schedule.Schedule, error) {
+func (c *PatternCache) get(p *problem.Problem, n, lo int, f func() (*schedule.Schedule, error)) (*schedule.Schedule, error) {
 	if c == nil {
 		return f()
 	}

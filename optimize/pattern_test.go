@@ -5,8 +5,8 @@ import (
 	"math"
 	"testing"
 
-	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/solver/cbc"
 	"github.com/dlsched/dlsched/topology"
 	"pgregory.net/rapid"
@@ -50,7 +50,7 @@ func TestSolveBestNeverWorse(t *testing.T) {
 	s := newClp(t)
 	rapid.Check(t, func(t *rapid.T) {
 		kind := rapid.SampledFrom([]topology.Kind{topology.Star, topology.Tree, topology.Binomial}).Draw(t, "kind")
-		p := &formulations.Problem{Kind: kind, Buffers: 1,
+		p := &problem.Problem{Kind: kind, Buffers: 1,
 			M: rapid.IntRange(1, 5).Draw(t, "m"), P: rapid.IntRange(1, 3).Draw(t, "p"), H: rapid.IntRange(1, 4).Draw(t, "h"),
 			Order: rapid.SampledFrom([]topology.Order{topology.NLF, topology.LLF}).Draw(t, "order"),
 			S:     rapid.Float64Range(0, 1).Draw(t, "S"), C: rapid.Float64Range(0.01, 1).Draw(t, "C"),
@@ -83,7 +83,7 @@ func TestSolveBestNeverWorse(t *testing.T) {
 // change then 11/3. So does the exact MILP.
 func TestSolveBestStarEscapesGreedy(t *testing.T) {
 	s := newClp(t)
-	p := &formulations.Problem{Kind: topology.Star, M: 2, S: 1, C: 1, A: 1, D: math.Inf(1), V: 1.5}
+	p := &problem.Problem{Kind: topology.Star, M: 2, S: 1, C: 1, A: 1, D: math.Inf(1), V: 1.5}
 	greedy, err := pipeline.Solve(p, 2, popts(s, true))
 	if err != nil {
 		t.Fatal(err)

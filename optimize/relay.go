@@ -10,6 +10,7 @@ import (
 
 	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/topology"
 )
@@ -101,9 +102,9 @@ type SplitResult struct {
 // layer computing are solved beside, and for binomial trees the
 // closed-form LB strategy is reported too. p.Relay and p.Order's effect on
 // single layers are ignored; multi-layer candidates use p.Order.
-func RelaySplit(p *formulations.Problem, opt SplitOptions) (*SplitResult, error) {
+func RelaySplit(p *problem.Problem, opt SplitOptions) (*SplitResult, error) {
 	if p.Kind != topology.Tree && p.Kind != topology.Binomial {
-		return nil, &formulations.FieldError{Field: "topology", Value: p.Kind.String(), Want: "tree or binomial (relay-only layers exist only in trees)"}
+		return nil, &problem.FieldError{Field: "topology", Value: p.Kind.String(), Want: "tree or binomial (relay-only layers exist only in trees)"}
 	}
 	base := *p
 	base.Relay = nil
@@ -114,7 +115,7 @@ func RelaySplit(p *formulations.Problem, opt SplitOptions) (*SplitResult, error)
 		return nil, errors.New("optimize: no solver")
 	}
 	if opt.Stages == StagesFixed && opt.N < 1 {
-		return nil, &RangeError{Field: "N", Value: fmt.Sprint(opt.N), Want: "an integer >= 1"}
+		return nil, &problem.FieldError{Field: "N", Value: fmt.Sprint(opt.N), Want: "an integer >= 1"}
 	}
 	ex := opt.Exhaustive
 	if ex == 0 {
@@ -263,7 +264,7 @@ func sortedCopy(v []int) []int {
 }
 
 // newSplit describes the split computing on set (sorted), unevaluated.
-func newSplit(p *formulations.Problem, set []int) Split {
+func newSplit(p *problem.Problem, set []int) Split {
 	s := Split{Compute: append([]int(nil), set...), Order: p.Order.String()}
 	procs := 0.0
 	for l := 1; l <= p.H; l++ {
@@ -280,7 +281,7 @@ func newSplit(p *formulations.Problem, set []int) Split {
 }
 
 // evalSplit solves the split computing on set under the stage rule.
-func evalSplit(base *formulations.Problem, set []int, opt SplitOptions, st *Stats) (Split, string, error) {
+func evalSplit(base *problem.Problem, set []int, opt SplitOptions, st *Stats) (Split, string, error) {
 	s := newSplit(base, set)
 	q := *base
 	q.Relay = s.Relay

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/plotting"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/topology"
 )
@@ -27,7 +28,7 @@ type Report interface {
 }
 
 // describe returns the one-line description of a problem.
-func describe(p *formulations.Problem) string {
+func describe(p *problem.Problem) string {
 	var b bytes.Buffer
 	switch p.Kind {
 	case topology.Star:
@@ -51,7 +52,7 @@ func g(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 // problemJSON is the problem as recorded in outputs (the schedule's field
 // names, without a stage count).
-func problemJSON(p *formulations.Problem) map[string]any {
+func problemJSON(p *problem.Problem) map[string]any {
 	b, _ := json.Marshal(p.ScheduleProblem(0))
 	var m map[string]any
 	_ = json.Unmarshal(b, &m)
@@ -127,7 +128,7 @@ func curveName(pruned bool) string {
 
 // NReport presents an OverN result.
 type NReport struct {
-	P *formulations.Problem
+	P *problem.Problem
 	R *NResult
 }
 
@@ -231,7 +232,7 @@ func (x NReport) Chart() plotting.Chart {
 
 // DReport presents an OverD result.
 type DReport struct {
-	P *formulations.Problem
+	P *problem.Problem
 	R *DResult
 }
 
@@ -326,7 +327,7 @@ func (x DReport) Chart() plotting.Chart {
 
 // SurfaceReport presents an OverND result.
 type SurfaceReport struct {
-	P *formulations.Problem
+	P *problem.Problem
 	R *SurfaceResult
 }
 
@@ -440,7 +441,7 @@ func (x SurfaceReport) Chart() plotting.Chart {
 
 // SplitReport presents a RelaySplit result.
 type SplitReport struct {
-	P *formulations.Problem
+	P *problem.Problem
 	R *SplitResult
 }
 

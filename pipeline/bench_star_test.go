@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/solver"
 	"github.com/dlsched/dlsched/topology"
 )
@@ -12,8 +13,8 @@ import (
 // benchStar is the star of the paper's Section 4.1 (m=10, C=1e-6, A=1e-3,
 // S=1e-3, V=5e6) with the buffer D = V/n, so that n_min = n/10: n = 1,000
 // stages with D = 5e3 is the paper's scale.
-func benchStar(n int) *formulations.Problem {
-	return &formulations.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, V: 5e6, D: 5e6 / float64(n)}
+func benchStar(n int) *problem.Problem {
+	return &problem.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, V: 5e6, D: 5e6 / float64(n)}
 }
 
 // BenchmarkStarSolve measures dlsched end to end — generate, solve,

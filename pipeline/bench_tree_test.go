@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/solver"
 	"github.com/dlsched/dlsched/topology"
 )
@@ -21,8 +22,8 @@ const (
 // and the smallest n whose LP in form f has more than 50,000 variables and
 // 156,000 constraints (binary search on Network.Estimate, then checked on
 // the built model); V = phD·n/2, so n = 2·n_min.
-func largestTree(o topology.Order, buffers int, f formulations.Form) (*formulations.Problem, int) {
-	p := &formulations.Problem{Kind: topology.Tree, Order: o, Buffers: buffers, P: 2, H: 10,
+func largestTree(o topology.Order, buffers int, f formulations.Form) (*problem.Problem, int) {
+	p := &problem.Problem{Kind: topology.Tree, Order: o, Buffers: buffers, P: 2, H: 10,
 		S: 1e-3, C: 1e-6, A: 1e-3, D: 1e2}
 	setV := func(n int) { p.V = float64(p.P*p.H) * p.D * float64(n) / 2 }
 	above := func(n int, exact bool) bool {
@@ -115,7 +116,7 @@ func BenchmarkTreeLargest(b *testing.B) {
 //	go test ./pipeline -run '^$' -bench Fig10LP
 func BenchmarkFig10LP(b *testing.B) {
 	s := newClp(b)
-	p := &formulations.Problem{Kind: topology.Binomial, Order: topology.NLF, P: 2, H: 10,
+	p := &problem.Problem{Kind: topology.Binomial, Order: topology.NLF, P: 2, H: 10,
 		S: 1e-3, C: 1e-6, A: 1e-3, D: 1e2, V: 2500}
 	const n = 5
 	pat := formulations.FullPattern(p, n)

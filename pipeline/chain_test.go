@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/topology"
 	"pgregory.net/rapid"
@@ -21,7 +22,7 @@ func TestChainFormMatchesPaperAndCompact(t *testing.T) {
 	s := newClp(t)
 	rapid.Check(t, func(t *rapid.T) {
 		kind := rapid.SampledFrom([]topology.Kind{topology.Star, topology.Tree, topology.Binomial}).Draw(t, "kind")
-		p := &formulations.Problem{Kind: kind,
+		p := &problem.Problem{Kind: kind,
 			S: rapid.SampledFrom([]float64{0, 1e-4, 1e-3, 1e-2}).Draw(t, "S"),
 			C: rapid.SampledFrom([]float64{1e-7, 1e-6, 1e-5}).Draw(t, "C"),
 			A: rapid.SampledFrom([]float64{1e-4, 1e-3, 1e-2}).Draw(t, "A"),

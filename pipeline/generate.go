@@ -6,6 +6,7 @@ import (
 
 	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/lp"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/solver"
 )
 
@@ -23,7 +24,7 @@ const maxGenerationRounds = 30
 // generation switched off, not formulations.GeneratedByDefault (other form,
 // ordinary tree, fewer than formulations.GenerationMinMessages messages),
 // or a first restricted LP that would hold most of the pattern anyway.
-func initialLive(p *formulations.Problem, pat formulations.Pattern, opt Options) []bool {
+func initialLive(p *problem.Problem, pat formulations.Pattern, opt Options) []bool {
 	if opt.NoStageGeneration || !formulations.GeneratedByDefault(p.Kind, opt.Form, len(pat)) {
 		return nil
 	}

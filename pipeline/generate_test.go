@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/topology"
 )
@@ -19,16 +20,16 @@ func TestStageGenerationMatchesFullLP(t *testing.T) {
 	s := newClp(t)
 	cases := []struct {
 		name string
-		p    *formulations.Problem
+		p    *problem.Problem
 		n    int
 	}{
-		{"star D=V/n", &formulations.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, V: 5e6, D: 5e6 / 200}, 200},
-		{"star D=inf", &formulations.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, V: 5e6, D: math.Inf(1)}, 150},
-		{"star S=0", &formulations.Problem{Kind: topology.Star, M: 8, S: 0, C: 1e-6, A: 1e-3, V: 1e5, D: 1e3}, 200},
-		{"heterogeneous star", &formulations.Problem{Kind: topology.Star, M: 4, V: 1e5, D: 1e3, Procs: []schedule.Proc{
+		{"star D=V/n", &problem.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, V: 5e6, D: 5e6 / 200}, 200},
+		{"star D=inf", &problem.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, V: 5e6, D: math.Inf(1)}, 150},
+		{"star S=0", &problem.Problem{Kind: topology.Star, M: 8, S: 0, C: 1e-6, A: 1e-3, V: 1e5, D: 1e3}, 200},
+		{"heterogeneous star", &problem.Problem{Kind: topology.Star, M: 4, V: 1e5, D: 1e3, Procs: []schedule.Proc{
 			{S: 1e-3, C: 1e-6, A: 1e-3}, {S: 2e-3, C: 2e-6, A: 1e-3}, {S: 1e-3, C: 1e-6, A: 3e-3}, {S: 5e-4, C: 4e-6, A: 2e-3}}}, 300},
-		{"binomial nlf", &formulations.Problem{Kind: topology.Binomial, Order: topology.NLF, P: 2, H: 5, S: 1e-3, C: 1e-6, A: 1e-3, V: 5e5, D: 1e3}, 300},
-		{"binomial llf", &formulations.Problem{Kind: topology.Binomial, Order: topology.LLF, P: 3, H: 4, S: 1e-3, C: 1e-6, A: 1e-3, V: 1e5, D: math.Inf(1)}, 300},
+		{"binomial nlf", &problem.Problem{Kind: topology.Binomial, Order: topology.NLF, P: 2, H: 5, S: 1e-3, C: 1e-6, A: 1e-3, V: 5e5, D: 1e3}, 300},
+		{"binomial llf", &problem.Problem{Kind: topology.Binomial, Order: topology.LLF, P: 3, H: 4, S: 1e-3, C: 1e-6, A: 1e-3, V: 1e5, D: math.Inf(1)}, 300},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -64,7 +65,7 @@ func TestStageGenerationMatchesFullLP(t *testing.T) {
 // certified optimum, 1- and 2-buffer trees included.
 func TestStageGenerationTrees(t *testing.T) {
 	s := newClp(t)
-	for _, p := range []*formulations.Problem{
+	for _, p := range []*problem.Problem{
 		{Kind: topology.Tree, Order: topology.NLF, Buffers: 1, P: 2, H: 4, S: 1e-3, C: 1e-6, A: 1e-3, V: 1e5, D: 1e3},
 		{Kind: topology.Tree, Order: topology.LLF, Buffers: 2, P: 2, H: 4, S: 1e-3, C: 1e-6, A: 1e-3, V: 1e5, D: 1e3},
 	} {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/internal/testutil"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solver"
 	"github.com/dlsched/dlsched/topology"
@@ -32,7 +33,7 @@ func relDiff(a, b float64) float64 {
 // steps of its scatter, which the network models as one hop starting at
 // Hops[0].Start: the steps must follow each other without gaps, carry
 // BinomialStepLoad·α, and end when the network hop ends.
-func checkAgainstLP(t *testing.T, p *formulations.Problem, s *schedule.Schedule, tol float64) {
+func checkAgainstLP(t *testing.T, p *problem.Problem, s *schedule.Schedule, tol float64) {
 	t.Helper()
 	pat := make(formulations.Pattern, len(s.Chunks))
 	alpha := make([]float64, len(s.Chunks))
@@ -113,7 +114,7 @@ func checkAgainstLP(t *testing.T, p *formulations.Problem, s *schedule.Schedule,
 
 // coefUnit returns the per-unit transfer time C of destination d (C_i of
 // a heterogeneous star).
-func coefUnit(p *formulations.Problem, d int) float64 {
+func coefUnit(p *problem.Problem, d int) float64 {
 	if p.Kind == topology.Star && len(p.Procs) > 0 {
 		return p.Procs[d-1].C
 	}

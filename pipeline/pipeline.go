@@ -88,7 +88,7 @@ func (o *Options) limit() int64 {
 // CheckSize returns a *SizeError if the LP of the full n-stage pattern is
 // estimated to need more memory than opt allows. It allocates nothing in
 // proportion to n.
-func CheckSize(p *formulations.Problem, n int, opt Options) error {
+func CheckSize(p *problem.Problem, n int, opt Options) error {
 	est := formulations.EstimateFull(p, n, opt.Form)
 	est.Generated = est.Generated && !opt.NoStageGeneration
 	if est.Bytes() > opt.limit() {
@@ -96,9 +96,6 @@ func CheckSize(p *formulations.Problem, n int, opt Options) error {
 	}
 	return nil
 }
-
-// StagesError reports a stage count below n_min (package problem's type).
-type StagesError = problem.StagesError
 
 // Outcome is the certified solution of one pattern.
 type Outcome struct {
@@ -218,7 +215,7 @@ func attemptOf(alg, presolve string, sol *solver.Solution, err error, secs float
 // newOutcome builds the LP of pattern pat in opt's form, after checking
 // its estimated size against the memory limit, and the unsolved Outcome
 // that records its solves.
-func newOutcome(p *formulations.Problem, pat formulations.Pattern, opt Options) (*Outcome, *formulations.Layout, formulations.Scale, error) {
+func newOutcome(p *problem.Problem, pat formulations.Pattern, opt Options) (*Outcome, *formulations.Layout, formulations.Scale, error) {
 	nw, err := formulations.NewNetwork(p, pat)
 	if err != nil {
 		return nil, nil, formulations.Scale{}, err
@@ -241,7 +238,7 @@ func unsolved(nw *formulations.Network, model *lp.Model) *Outcome {
 
 // SolvePattern builds, solves, repairs and certifies the LP of one message
 // pattern.
-func SolvePattern(p *formulations.Problem, pat formulations.Pattern, opt Options) (*Outcome, error) {
+func SolvePattern(p *problem.Problem, pat formulations.Pattern, opt Options) (*Outcome, error) {
 	if opt.Solver == nil {
 		return nil, errors.New("pipeline: no solver")
 	}
@@ -434,13 +431,13 @@ func certify(model *lp.Model, nw *formulations.Network, lay *formulations.Layout
 // Solve solves the problem with n stages: full pattern, certification, and
 // (unless opt.NoPrune) the prune loop. It returns the schedule with Status,
 // Cmax, LowerBound, Gap, Pruning and Solve filled in.
-func Solve(p *formulations.Problem, n int, opt Options) (*schedule.Schedule, error) {
+func Solve(p *problem.Problem, n int, opt Options) (*schedule.Schedule, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
 	nmin := p.NMin()
 	if n < nmin {
-		return nil, &StagesError{N: n, NMin: nmin}
+		return nil, &problem.StagesError{N: n, NMin: nmin}
 	}
 	if err := CheckSize(p, n, opt); err != nil {
 		return nil, err
@@ -468,7 +465,7 @@ func Solve(p *formulations.Problem, n int, opt Options) (*schedule.Schedule, err
 // SolveFrom solves the LP of pattern pat (messages of at most n stages),
 // certifies it and (unless opt.NoPrune) prunes it as Solve does; the
 // schedule reports n as its stage count.
-func SolveFrom(p *formulations.Problem, n int, pat formulations.Pattern, opt Options) (*schedule.Schedule, error) {
+func SolveFrom(p *problem.Problem, n int, pat formulations.Pattern, opt Options) (*schedule.Schedule, error) {
 	start := time.Now()
 	var res *Outcome
 	var tried []schedule.Attempt
@@ -571,7 +568,7 @@ func split(res *Outcome) (keep formulations.Pattern, drop []int) {
 
 // lost returns the stages and destinations of the full n-stage pattern that
 // no longer carry any message in pat.
-func lost(p *formulations.Problem, n int, pat formulations.Pattern, only []int) (stages, dests []int) {
+func lost(p *problem.Problem, n int, pat formulations.Pattern, only []int) (stages, dests []int) {
 	hasStage, hasDest := map[int]bool{}, map[int]bool{}
 	for _, m := range pat {
 		hasStage[m.Stage], hasDest[m.Dest] = true, true

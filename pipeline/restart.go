@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solver"
 	"github.com/dlsched/dlsched/topology"
@@ -127,7 +128,7 @@ func (r *restart) keys(nw *formulations.Network) (cols, rows []elemKey) {
 
 // restarts reports whether prune rounds of p restart from the basis of
 // the round before (solveRestarted).
-func restarts(p *formulations.Problem, opt Options) bool {
+func restarts(p *problem.Problem, opt Options) bool {
 	_, ok := opt.Solver.(solver.Restarter)
 	return ok && !opt.NoPrune && p.Kind != topology.Binomial
 }
@@ -162,7 +163,7 @@ func (out *Outcome) keepRestart(lay *formulations.Layout, opt Options) {
 // tree and a star the restart saves most of the work (tree p = 2, h = 6,
 // n = 100: 322 iterations instead of 2,816; star m = 10, n = 300: 254
 // instead of 1,154; TestPruneRoundsRestart).
-func solveRestarted(p *formulations.Problem, pat formulations.Pattern, prev *Outcome, opt Options) (*Outcome, []schedule.Attempt, error) {
+func solveRestarted(p *problem.Problem, pat formulations.Pattern, prev *Outcome, opt Options) (*Outcome, []schedule.Attempt, error) {
 	if !restarts(p, opt) || prev.restart == nil || initialLive(p, pat, opt) != nil {
 		return nil, nil, nil
 	}

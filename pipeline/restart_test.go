@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solver"
 	"github.com/dlsched/dlsched/topology"
@@ -36,12 +37,12 @@ func TestPruneRoundsRestart(t *testing.T) {
 	inc := solver.Incremental(s)
 	cases := []struct {
 		name string
-		p    formulations.Problem
+		p    problem.Problem
 		n    int
 	}{
-		{"tree p=2 h=6", formulations.Problem{Kind: topology.Tree, Order: topology.NLF, Buffers: 1, P: 2, H: 6, S: 1e-3, C: 1e-6, A: 1e-3, D: 1e2, V: 6e4}, 100},
-		{"star m=10", formulations.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, D: 5e4, V: 5e6}, 300},
-		{"binomial p=2 h=8", formulations.Problem{Kind: topology.Binomial, Order: topology.NLF, P: 2, H: 8, S: 1e-3, C: 1e-6, A: 1e-3, D: 1e2, V: 3e4}, 60},
+		{"tree p=2 h=6", problem.Problem{Kind: topology.Tree, Order: topology.NLF, Buffers: 1, P: 2, H: 6, S: 1e-3, C: 1e-6, A: 1e-3, D: 1e2, V: 6e4}, 100},
+		{"star m=10", problem.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, D: 5e4, V: 5e6}, 300},
+		{"binomial p=2 h=8", problem.Problem{Kind: topology.Binomial, Order: topology.NLF, P: 2, H: 8, S: 1e-3, C: 1e-6, A: 1e-3, D: 1e2, V: 3e4}, 60},
 	}
 	for _, c := range cases {
 		p := c.p
@@ -96,7 +97,7 @@ func (f failingResolve) Resolve(opt solver.Options) (*solver.Solution, error) {
 // its record shows the failed restart before the cold attempts.
 func TestPruneRestartFallsBack(t *testing.T) {
 	rs := newRestarter(t)
-	p := formulations.Problem{Kind: topology.Tree, Order: topology.NLF, Buffers: 1, P: 2, H: 4, S: 1e-3, C: 1e-6, A: 1e-3, D: 1e2, V: 8e3}
+	p := problem.Problem{Kind: topology.Tree, Order: topology.NLF, Buffers: 1, P: 2, H: 4, S: 1e-3, C: 1e-6, A: 1e-3, D: 1e2, V: 8e3}
 	opt := Options{Solver: failingResolve{rs}, Auto: true}
 	got, err := Solve(&p, 20, opt)
 	if err != nil {
@@ -132,7 +133,7 @@ func TestPruneRestartFallsBack(t *testing.T) {
 func TestStartsAcrossPatterns(t *testing.T) {
 	s := newRestarter(t)
 	inc := solver.Incremental(s)
-	p := formulations.Problem{Kind: topology.Tree, Order: topology.NLF, Buffers: 2, P: 2, H: 4, S: 1e-3, C: 1e-6, A: 1e-3, D: 1e2, V: 5e3}
+	p := problem.Problem{Kind: topology.Tree, Order: topology.NLF, Buffers: 2, P: 2, H: 4, S: 1e-3, C: 1e-6, A: 1e-3, D: 1e2, V: 5e3}
 	const n = 12
 	warm := Options{Solver: s, Auto: true, Starts: &Starts{}}
 	cold := Options{Solver: noRestart{inc}, Auto: true}

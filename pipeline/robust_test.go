@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -25,7 +25,7 @@ func TestRobustAtPaperScales(t *testing.T) {
 	var cases []inst
 	for _, V := range []float64{1, 1e2, 1e4, 5e6, 1e7} {
 		for _, D := range []float64{1, 1e2, 1e4, 1e6, math.Inf(1)} {
-			p := &formulations.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, D: D, V: V}
+			p := &problem.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, D: D, V: V}
 			nmin := p.NMin()
 			if nmin > 300 {
 				continue
@@ -42,7 +42,7 @@ func TestRobustAtPaperScales(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("m%d_n%d_D%g_V%g", c.m, c.n, c.D, c.V), func(t *testing.T) {
-			p := &formulations.Problem{Kind: topology.Star, M: c.m, S: 1e-3, C: 1e-6, A: 1e-3, D: c.D, V: c.V}
+			p := &problem.Problem{Kind: topology.Star, M: c.m, S: 1e-3, C: 1e-6, A: 1e-3, D: c.D, V: c.V}
 			sc, err := Solve(p, c.n, Options{Solver: s})
 			if err != nil {
 				t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/solver/gonumlp"
 	"github.com/dlsched/dlsched/topology"
 )
@@ -25,7 +26,7 @@ func TestPaperExampleSection41(t *testing.T) {
 	}
 	for _, f := range []formulations.Form{formulations.FormCompact, formulations.FormPaper} {
 		for _, c := range cases {
-			p := &formulations.Problem{Kind: topology.Star, M: 3, A: 1, C: 1, S: 0, V: 3, D: c.D}
+			p := &problem.Problem{Kind: topology.Star, M: 3, A: 1, C: 1, S: 0, V: 3, D: c.D}
 			sc, err := Solve(p, 1, Options{Solver: s, Form: f, NoPrune: true})
 			if err != nil {
 				t.Fatal(err)
@@ -55,7 +56,7 @@ func TestStarUnlimitedBufferClosedForm(t *testing.T) {
 	checked := 0
 	for checked < 60 {
 		m := 1 + r.IntN(12)
-		p := &formulations.Problem{Kind: topology.Star, M: m, D: math.Inf(1),
+		p := &problem.Problem{Kind: topology.Star, M: m, D: math.Inf(1),
 			S: math.Pow(10, -4+3*r.Float64()), C: math.Pow(10, -7+3*r.Float64()),
 			A: math.Pow(10, -4+2*r.Float64()), V: math.Pow(10, 5*r.Float64())}
 		alpha, cmax, ok := formulations.StarEqualFinish(m, p.S, p.C, p.A, p.V)
@@ -78,9 +79,9 @@ func TestStarUnlimitedBufferClosedForm(t *testing.T) {
 	}
 }
 
-func randomStar(r *rand.Rand, maxM, maxN int) (*formulations.Problem, int) {
+func randomStar(r *rand.Rand, maxM, maxN int) (*problem.Problem, int) {
 	m := 1 + r.IntN(maxM)
-	p := &formulations.Problem{Kind: topology.Star, M: m,
+	p := &problem.Problem{Kind: topology.Star, M: m,
 		S: math.Pow(10, -4+3*r.Float64()), C: math.Pow(10, -7+3*r.Float64()),
 		A: math.Pow(10, -4+2*r.Float64()), V: math.Pow(10, 5*r.Float64())}
 	if r.IntN(4) == 0 {

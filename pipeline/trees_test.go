@@ -7,6 +7,7 @@ import (
 
 	"github.com/dlsched/dlsched/executor/replay"
 	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/solver"
 	"github.com/dlsched/dlsched/topology"
 )
@@ -115,7 +116,7 @@ func TestOneLayerClosedForms(t *testing.T) {
 	s := newClp(t)
 	r := rand.New(rand.NewPCG(35, 36))
 	kinds := []variant{treeVariants[0], treeVariants[1], treeVariants[2], treeVariants[3], treeVariants[4], treeVariants[5]}
-	solve := func(p *formulations.Problem, n int) float64 {
+	solve := func(p *problem.Problem, n int) float64 {
 		t.Helper()
 		sc, err := Solve(p, n, Options{Solver: s, NoPrune: true})
 		if err != nil {
@@ -124,7 +125,7 @@ func TestOneLayerClosedForms(t *testing.T) {
 		checkAgainstLP(t, p, sc, 1e-9)
 		return sc.Cmax
 	}
-	shape := func(q int) *formulations.Problem {
+	shape := func(q int) *problem.Problem {
 		p := kinds[q%len(kinds)].shape(r, 0, 1)
 		p.H = 1
 		p.P = 1 + r.IntN(6)
@@ -240,7 +241,7 @@ func TestBinomialSection42Regime(t *testing.T) {
 	maxRel := map[bool]float64{}
 	for _, o := range []topology.Order{topology.NLF, topology.LLF} {
 		for q := 0; q < count(25, 5); q++ {
-			p := &formulations.Problem{Kind: topology.Binomial, Order: o, P: 2 + r.IntN(2), H: 2 + r.IntN(4),
+			p := &problem.Problem{Kind: topology.Binomial, Order: o, P: 2 + r.IntN(2), H: 2 + r.IntN(4),
 				S: 1e-3, C: 1e-6, A: 1e-3, D: logU(r, 2, 4)}
 			c := float64(p.H*(p.P+1) - 1)
 			n := 2 + r.IntN(39)
@@ -287,7 +288,7 @@ func TestBinomialSection42Regime(t *testing.T) {
 // buffer limit D/FirstHopFactor, or uniform below it (a quarter, a
 // quarter, a half); with D = ∞ the limit is a random multiple (0.1 to 100)
 // of S/C. At least one load is positive.
-func fixedLoads(r *rand.Rand, p *formulations.Problem, pat formulations.Pattern) []float64 {
+func fixedLoads(r *rand.Rand, p *problem.Problem, pat formulations.Pattern) []float64 {
 	for {
 		alpha := make([]float64, len(pat))
 		pos := false
@@ -322,7 +323,7 @@ func fixedLoads(r *rand.Rand, p *formulations.Problem, pat formulations.Pattern)
 
 // randomPattern returns the full pattern of n stages with each message
 // dropped with probability drop (keeping at least one), order unchanged.
-func randomPattern(r *rand.Rand, p *formulations.Problem, n int, drop float64) formulations.Pattern {
+func randomPattern(r *rand.Rand, p *problem.Problem, n int, drop float64) formulations.Pattern {
 	full := formulations.FullPattern(p, n)
 	var out formulations.Pattern
 	for _, m := range full {

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/topology"
 )
@@ -39,8 +40,8 @@ func logU(r *rand.Rand, lo, hi float64) float64 { return math.Pow(10, lo+(hi-lo)
 // shape returns a random problem of the variant without D and V: S, C, A
 // log-uniform over the ranges around the paper's values (S=1e-3, C=1e-6,
 // A=1e-3), star m = 1..maxM, trees p = 1..3 and h = 1..maxH.
-func (v variant) shape(r *rand.Rand, maxM, maxH int) *formulations.Problem {
-	p := &formulations.Problem{Kind: v.kind, Order: v.order, Buffers: v.buffers,
+func (v variant) shape(r *rand.Rand, maxM, maxH int) *problem.Problem {
+	p := &problem.Problem{Kind: v.kind, Order: v.order, Buffers: v.buffers,
 		S: logU(r, -4, -1), C: logU(r, -7, -4), A: logU(r, -4, -2)}
 	switch v.kind {
 	case topology.Star:
@@ -59,7 +60,7 @@ func (v variant) shape(r *rand.Rand, maxM, maxH int) *formulations.Problem {
 // random returns a random instance and a stage count n = n_min + 0..extra:
 // V log-uniform in [1, 1e5], D infinite with probability 1/5, otherwise
 // chosen so that n_min is 1..maxNMin.
-func (v variant) random(r *rand.Rand, maxM, maxH, maxNMin, extra int) (*formulations.Problem, int) {
+func (v variant) random(r *rand.Rand, maxM, maxH, maxNMin, extra int) (*problem.Problem, int) {
 	p := v.shape(r, maxM, maxH)
 	p.V = logU(r, 0, 5)
 	if r.IntN(5) == 0 {
@@ -85,7 +86,7 @@ func (v variant) random(r *rand.Rand, maxM, maxH, maxNMin, extra int) (*formulat
 	return p, p.NMin() + r.IntN(extra+1)
 }
 
-func (v variant) describe(p *formulations.Problem, n int) string {
+func (v variant) describe(p *problem.Problem, n int) string {
 	s := fmt.Sprintf("%s S=%.4g C=%.4g A=%.4g D=%.6g V=%.6g n=%d", v.name, p.S, p.C, p.A, p.D, p.V, n)
 	if p.Kind == topology.Star {
 		if len(p.Procs) > 0 {
@@ -98,7 +99,7 @@ func (v variant) describe(p *formulations.Problem, n int) string {
 
 // loadsSchedule builds a schedule with the given pattern and loads and no
 // times, for the executor's earliest mode (which ignores stated times).
-func loadsSchedule(p *formulations.Problem, pat formulations.Pattern, alpha []float64, n int) *schedule.Schedule {
+func loadsSchedule(p *problem.Problem, pat formulations.Pattern, alpha []float64, n int) *schedule.Schedule {
 	s := &schedule.Schedule{Status: "optimal", Problem: p.ScheduleProblem(n)}
 	for j, m := range pat {
 		c := schedule.Chunk{Stage: m.Stage, Load: alpha[j]}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/lp"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solver"
 )
@@ -36,7 +37,7 @@ import (
 // vertex than a cold one, hence other empty messages and another pruned
 // makespan.
 type Sequence struct {
-	p    *formulations.Problem
+	p    *problem.Problem
 	opt  Options
 	inc  solver.Incremental
 	sc   formulations.Scale
@@ -56,7 +57,7 @@ type Sequence struct {
 // not allow one: the solver cannot re-solve from a basis (it is not a
 // solver.Incremental) or the form is not the compact one (the only form
 // whose n-stage LP is a prefix of a larger one). opt.NoPrune is implied.
-func NewSequence(p *formulations.Problem, opt Options) *Sequence {
+func NewSequence(p *problem.Problem, opt Options) *Sequence {
 	inc, ok := opt.Solver.(solver.Incremental)
 	if !ok || opt.Form != formulations.FormCompact {
 		return nil
@@ -80,13 +81,13 @@ const MaxScaleDrift = 8
 // units stay fixed, so a new V is a change of bounds, re-solved from the
 // previous basis like a new n. Sweeps along V (stages = n_min, which grows
 // with V) use it.
-func (e *Sequence) SolveFor(p *formulations.Problem, n int) (out *Outcome, warm, ok bool) {
+func (e *Sequence) SolveFor(p *problem.Problem, n int) (out *Outcome, warm, ok bool) {
 	e.retarget(p)
 	return e.Solve(n)
 }
 
 // retarget makes p the Sequence's problem (see SolveFor).
-func (e *Sequence) retarget(p *formulations.Problem) {
+func (e *Sequence) retarget(p *problem.Problem) {
 	same := sameProblem(p, e.p)
 	if same && p.V == e.p.V {
 		return
@@ -137,7 +138,7 @@ func (e *Sequence) retarget(p *formulations.Problem) {
 }
 
 // sameProblem reports whether p and q differ at most in V.
-func sameProblem(p, q *formulations.Problem) bool {
+func sameProblem(p, q *problem.Problem) bool {
 	a, b := *p, *q
 	a.V, b.V = 0, 0
 	return reflect.DeepEqual(a, b)
@@ -314,7 +315,7 @@ func (e *Sequence) Solve(n int) (out *Outcome, warm, ok bool) {
 // ScheduleFor is SolveFor as a schedule: what the cold Solve returns
 // without pruning (status, certified bound and gap, the solve's record),
 // from the warm outcome. ok false: solve n cold.
-func (e *Sequence) ScheduleFor(p *formulations.Problem, n int) (s *schedule.Schedule, warm, ok bool) {
+func (e *Sequence) ScheduleFor(p *problem.Problem, n int) (s *schedule.Schedule, warm, ok bool) {
 	start := time.Now()
 	out, warm, ok := e.SolveFor(p, n)
 	if !ok {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -17,7 +18,7 @@ import (
 // tree, all with buffers that bind.
 func TestSequenceMatchesCold(t *testing.T) {
 	s := newClp(t)
-	cases := []formulations.Problem{
+	cases := []problem.Problem{
 		{Kind: topology.Star, M: 4, S: 1e-3, C: 1e-6, A: 1e-3, D: 2e4, V: 1e5},
 		{Kind: topology.Tree, Order: topology.NLF, Buffers: 1, P: 2, H: 3, S: 1e-3, C: 1e-6, A: 1e-3, D: 5e3, V: 1e5},
 		{Kind: topology.Tree, Order: topology.LLF, Buffers: 2, P: 2, H: 3, S: 1e-3, C: 1e-6, A: 1e-3, D: 5e3, V: 1e5},
@@ -112,7 +113,7 @@ func TestSequenceMatchesCold(t *testing.T) {
 // form (its n-stage LP is not a prefix of a larger one).
 func TestSequenceNeedsIncrementalCompact(t *testing.T) {
 	s := newClp(t)
-	p := formulations.Problem{Kind: topology.Star, M: 2, S: 1, C: 1, A: 1, D: 1, V: 2}
+	p := problem.Problem{Kind: topology.Star, M: 2, S: 1, C: 1, A: 1, D: 1, V: 2}
 	if NewSequence(&p, Options{Solver: s, Form: formulations.FormPaper}) != nil {
 		t.Error("a warm-start engine for the paper form")
 	}
@@ -131,7 +132,7 @@ func TestSequenceAlongV(t *testing.T) {
 	opt := Options{Solver: s, Auto: true, NoPrune: true}
 	coldOpt := opt
 	coldOpt.Solver = newClp(t) // the cold solves leave the warm solver's model alone
-	for _, base := range []formulations.Problem{
+	for _, base := range []problem.Problem{
 		{Kind: topology.Star, M: 4, S: 1e-3, C: 1e-6, A: 1e-3, D: 2e3},
 		{Kind: topology.Binomial, Order: topology.LLF, P: 2, H: 3, S: 1e-3, C: 1e-6, A: 1e-3, D: 1e3},
 		{Kind: topology.Tree, Order: topology.NLF, Buffers: 1, P: 2, H: 3, S: 1e-3, C: 1e-6, A: 1e-3, D: 1e3},
@@ -185,7 +186,7 @@ func TestSequenceAlongV(t *testing.T) {
 			}
 		})
 	}
-	p := formulations.Problem{Kind: topology.Star, M: 4, S: 1e-3, C: 1e-6, A: 1e-3, D: math.Inf(1), V: 1e5}
+	p := problem.Problem{Kind: topology.Star, M: 4, S: 1e-3, C: 1e-6, A: 1e-3, D: math.Inf(1), V: 1e5}
 	seq := NewSequence(&p, opt)
 	for _, c := range []struct {
 		v    float64
@@ -203,7 +204,7 @@ func TestSequenceAlongV(t *testing.T) {
 // have built without it and solves.
 func TestSequenceReserveOverLimit(t *testing.T) {
 	s := newClp(t)
-	p := formulations.Problem{Kind: topology.Star, M: 4, S: 1e-3, C: 1e-6, A: 1e-3, D: 2e4, V: 4e5}
+	p := problem.Problem{Kind: topology.Star, M: 4, S: 1e-3, C: 1e-6, A: 1e-3, D: 2e4, V: 4e5}
 	nmin := p.NMin()
 	if nmin != 5 {
 		t.Fatalf("n_min %d, want 5", nmin)

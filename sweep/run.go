@@ -16,6 +16,7 @@ import (
 	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/optimize"
 	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solve"
 	"github.com/dlsched/dlsched/solver"
@@ -299,8 +300,8 @@ func (r *Row) VerifyCanceled() bool { return r.Error == errVerifyCanceled }
 
 // statusOf classifies a solve error.
 func statusOf(err error) string {
-	var fe *formulations.FieldError
-	var se *pipeline.StagesError
+	var fe *problem.FieldError
+	var se *problem.StagesError
 	var ze *pipeline.SizeError
 	switch {
 	case errors.As(err, &fe), errors.As(err, &se), errors.As(err, &ze):

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -318,12 +319,12 @@ func TestShardFromEnv(t *testing.T) {
 // for p=1, h=1: Cmax(n) = n(S + VC/n) + AV/n = nS + VC + AV/n, minimal at
 // n* = √(AV/S) = 10 for A=1, V=100, S=1: 10 + 100C + 10 = 20 + 100C.
 func TestLayerStrategy(t *testing.T) {
-	p := &formulations.Problem{Kind: topology.Binomial, P: 1, H: 1, S: 1, C: 0.01, A: 1, V: 100, D: math.Inf(1)}
+	p := &problem.Problem{Kind: topology.Binomial, P: 1, H: 1, S: 1, C: 0.01, A: 1, V: 100, D: math.Inf(1)}
 	got, ok := formulations.LBLine(p)
 	if !ok || math.Abs(got-21) > 1e-12 {
 		t.Errorf("got %v %v, want 21", got, ok)
 	}
-	if _, ok := formulations.LBLine(&formulations.Problem{Kind: topology.Star}); ok {
+	if _, ok := formulations.LBLine(&problem.Problem{Kind: topology.Star}); ok {
 		t.Error("star has no layer strategy")
 	}
 }
@@ -340,7 +341,7 @@ func TestLayerStrategy(t *testing.T) {
 // 0.678 s on layer 2 and 0.515 s on layer 1 at n = 500, the pick.
 func TestLBLayerAgreesWithOptimize(t *testing.T) {
 	for _, d := range []float64{10, 1e3, math.Inf(1)} {
-		p := formulations.Problem{Kind: topology.Binomial, Order: topology.NLF, P: 2, H: 2, S: 1e-3, C: 1e-6, A: 1e-3, D: d, V: 1e4}
+		p := problem.Problem{Kind: topology.Binomial, Order: topology.NLF, P: 2, H: 2, S: 1e-3, C: 1e-6, A: 1e-3, D: d, V: 1e4}
 		row := SolvePoint(context.Background(), Point{Key: "k", Problem: p, Stages: Stages{Policy: StagesMin}}, nil, RunConfig{MaxStages: 1})
 		layers, pick, err := formulations.LBStrategy(&p)
 		if err != nil {
@@ -358,7 +359,7 @@ func TestLBLayerAgreesWithOptimize(t *testing.T) {
 			}
 		}
 	}
-	p := formulations.Problem{Kind: topology.Binomial, Order: topology.NLF, P: 2, H: 2, S: 1e-3, C: 1e-6, A: 1e-3, D: 10, V: 1e4}
+	p := problem.Problem{Kind: topology.Binomial, Order: topology.NLF, P: 2, H: 2, S: 1e-3, C: 1e-6, A: 1e-3, D: 10, V: 1e4}
 	got, _ := formulations.LBLine(&p)
 	// Layer 1 at n = 500: n·(S + VC/(2n)) + AV/(2n) = 0.5 + 0.005 + 0.01 = 0.515.
 	if want := 500*(1e-3+1e4*1e-6/(2*500.0)) + 1e-3*1e4/(2*500.0); math.Abs(got-want) > 1e-12 {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/solver"
 	"github.com/dlsched/dlsched/solver/clp"
 	"github.com/dlsched/dlsched/topology"
@@ -18,7 +19,7 @@ import (
 // grid. With one scale for all points only the load row's bound Σα = V
 // changes from one point to the next: the best case for a warm start.
 func warmCase(n, points int) (*formulations.Network, []float64) {
-	p := &formulations.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, D: math.Inf(1), V: 1e4}
+	p := &problem.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, D: math.Inf(1), V: 1e4}
 	nw, err := formulations.NewNetwork(p, formulations.FullPattern(p, n))
 	if err != nil {
 		panic(err)

@@ -206,7 +206,7 @@ func searchND(c *cli.Context, p *problem.Problem, base optimize.Options) (optimi
 
 // searchRelay runs --over relay.
 func searchRelay(c *cli.Context, p *problem.Problem, base optimize.Options) (optimize.Report, error) {
-	if p.Kind == problem.Star {
+	if p.Kind.String() == "star" {
 		return nil, usagef("invalid --topology star with --over relay: want tree or binomial")
 	}
 	rule, n, err := stageRule(c, optimize.StagesMin)
