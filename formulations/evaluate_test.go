@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/dlsched/dlsched/closedform"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/topology"
 )
@@ -73,7 +74,7 @@ func TestRepairLoads(t *testing.T) {
 
 // Section 4.1: m=3, A=C=1, S=0, V=3, D=∞ → loads 12/7, 6/7, 3/7, Cmax 24/7.
 func TestStarEqualFinishPaperExample(t *testing.T) {
-	a, cmax, ok := StarEqualFinish(3, 0, 1, 1, 3)
+	a, cmax, ok := closedform.StarEqualFinish(3, 0, 1, 1, 3)
 	if !ok || math.Abs(cmax-24.0/7) > 1e-15 {
 		t.Fatalf("Cmax %g ok %v, want 24/7", cmax, ok)
 	}
@@ -82,7 +83,7 @@ func TestStarEqualFinishPaperExample(t *testing.T) {
 			t.Errorf("α_%d = %g, want %g", i+1, a[i], want)
 		}
 	}
-	if _, _, ok := StarEqualFinish(5, 10, 1, 1, 1); ok {
+	if _, _, ok := closedform.StarEqualFinish(5, 10, 1, 1, 1); ok {
 		t.Errorf("S=10 with V=1 cannot keep 5 processors busy; ok must be false")
 	}
 }

@@ -3,8 +3,8 @@
 // and which layers of a tree should compute. It drives pipeline.Solve over
 // n, over D and over compute/relay splits, and reports beside them the
 // paper's closed forms, which live once in formulations: the D* heuristics
-// of Section 5 (formulations.DStarFor) and the LB strategy of Section 4.2
-// (formulations.LBStrategy, also behind sweep's lb_layer column).
+// of Section 5 (closedform.DStarFor) and the LB strategy of Section 4.2
+// (closedform.LBStrategy, also behind sweep's lb_layer column).
 //
 // # Which curve OverN optimises
 //
@@ -92,7 +92,7 @@
 //
 // # Trees: the LB strategy and relay-only layers
 //
-// formulations.LBStrategy is the closed form of Section 4.2 for a binomial tree in which
+// closedform.LBStrategy is the closed form of Section 4.2 for a binomial tree in which
 // only layer i computes and every stage carries the same chunk: Cmax(n) =
 // n(iS + VC/(np)) + AV/(np(p+1)^(i−1)), minimised at n* =
 // sqrt(AV/(iSp(p+1)^(i−1))), rounded to the better of ⌊n*⌋ and ⌈n*⌉ (the

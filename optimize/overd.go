@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/closedform"
 	"github.com/dlsched/dlsched/pipeline"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
@@ -86,7 +86,7 @@ type DResult struct {
 	// Stages is the rule used.
 	Stages StageRule
 	// DStar is the Section 5 heuristic for the problem's topology.
-	DStar formulations.DStar
+	DStar closedform.DStar
 	// Final is Best solved as `dlsched solve --D d --stages n` solves
 	// it (the pattern search); its Cmax can be below Best's.
 	Final *Final
@@ -136,7 +136,7 @@ func OverD(p *problem.Problem, opt DOptions) (*DResult, error) {
 		return nil, &problem.FieldError{Field: "N", Value: fmt.Sprint(opt.N), Want: "an integer >= 1"}
 	}
 	t0 := time.Now()
-	res := &DResult{Within: opt.Within, Stages: opt.Stages, DStar: formulations.DStarFor(p)}
+	res := &DResult{Within: opt.Within, Stages: opt.Stages, DStar: closedform.DStarFor(p)}
 	seen := map[float64]Point{}
 	var notes []string
 	eval := func(d float64) (Point, error) {

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/dlsched/dlsched/closedform"
 	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/pipeline"
 	"github.com/dlsched/dlsched/problem"
@@ -380,7 +381,7 @@ func searchLayers(p *problem.Problem, opt PatternOptions, all []int, try func([]
 		return out
 	}
 	// The bound i_min·S + AV/P of RelaySplit's splits.
-	trivial := func(set []int) float64 { return newSplit(p, sortedCopy(set)).Trivial }
+	trivial := func(set []int) float64 { return closedform.SubsetBound(p, set) }
 	tried := map[string]float64{}
 	eval := func(set map[int]bool) (float64, error) {
 		s := inOrder(set)

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/closedform"
 	"github.com/dlsched/dlsched/pipeline"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
@@ -77,7 +77,7 @@ type SplitResult struct {
 	Classic []Split
 	// LB is the closed-form LB strategy of Section 4.2 per layer (binomial
 	// trees only) and LBPick the index of the paper's choice.
-	LB     []formulations.LBLayer
+	LB     []closedform.LBLayer
 	LBPick int
 	// LBTrue is the index in LB of the layer with the least true
 	// equal-chunk makespan (LBBest).
@@ -125,11 +125,11 @@ func RelaySplit(p *problem.Problem, opt SplitOptions) (*SplitResult, error) {
 	res := &SplitResult{Stages: opt.Stages}
 	var notes []string
 	if p.Kind == topology.Binomial {
-		lb, pick, err := formulations.LBStrategy(&base)
+		lb, pick, err := closedform.LBStrategy(&base)
 		if err != nil {
 			return nil, err
 		}
-		res.LB, res.LBPick, res.LBTrue = lb, pick, formulations.LBBest(lb)
+		res.LB, res.LBPick, res.LBTrue = lb, pick, closedform.LBBest(lb)
 	}
 	for _, o := range []topology.Order{topology.NLF, topology.LLF} {
 		q := base
@@ -266,15 +266,12 @@ func sortedCopy(v []int) []int {
 // newSplit describes the split computing on set (sorted), unevaluated.
 func newSplit(p *problem.Problem, set []int) Split {
 	s := Split{Compute: append([]int(nil), set...), Order: p.Order.String()}
-	procs := 0.0
 	for l := 1; l <= p.H; l++ {
-		if contains(set, l) {
-			procs += topology.LayerSize(p.Kind, p.P, l)
-		} else {
+		if !contains(set, l) {
 			s.Relay = append(s.Relay, l)
 		}
 	}
-	s.Trivial = float64(set[0])*p.S + p.A*p.V/procs
+	s.Trivial = closedform.SubsetBound(p, set)
 	s.Cmax = schedule.Float(math.Inf(1))
 	s.D = schedule.Float(p.D)
 	return s

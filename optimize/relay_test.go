@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/closedform"
 	"github.com/dlsched/dlsched/pipeline"
 	"github.com/dlsched/dlsched/topology"
 )
@@ -28,7 +28,7 @@ func TestRelayLPvsLB(t *testing.T) {
 	}
 	for _, d := range ds {
 		p := fig11(topology.LLF, d, 1e7)
-		lb, _, err := formulations.LBStrategy(p)
+		lb, _, err := closedform.LBStrategy(p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -36,7 +36,7 @@ func TestRelayLPvsLB(t *testing.T) {
 			if testing.Short() && l.Layer < 5 {
 				continue // thousands of stages; compute-bound anyway
 			}
-			q := formulations.SingleLayer(p, l.Layer)
+			q := closedform.SingleLayer(p, l.Layer)
 			sc, err := pipeline.Solve(q, l.Stages, popts(s, true))
 			if err != nil {
 				t.Fatal(err)

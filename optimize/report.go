@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"text/tabwriter"
 
-	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/closedform"
 	"github.com/dlsched/dlsched/plotting"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
@@ -67,12 +67,12 @@ type dstarJSON struct {
 	Why     string         `json:"why,omitempty"`
 }
 
-func dstarOf(d formulations.DStar) dstarJSON {
+func dstarOf(d closedform.DStar) dstarJSON {
 	return dstarJSON{D: schedule.Float(d.D), Exists: d.Exists, Formula: d.Formula, Why: d.Why}
 }
 
 // DStarLine returns the Section 5 heuristic as a sentence.
-func DStarLine(d formulations.DStar) string {
+func DStarLine(d closedform.DStar) string {
 	if !d.Exists {
 		return fmt.Sprintf("Section 5 heuristic D* >= %s: no D* exists (%s)", d.Formula, d.Why)
 	}
@@ -159,7 +159,7 @@ func (x NReport) WriteTable(w io.Writer) error {
 	fmt.Fprintf(&b, "best: n = %d, Cmax = %.10g (stages carrying load %d)\n", r.Best.Stages, float64(r.Best.Cmax), r.Best.StagesUsed)
 	b.WriteString(r.Final.line())
 	fmt.Fprintf(&b, "%s\n", r.Coverage())
-	fmt.Fprintf(&b, "%s\n", DStarLine(formulations.DStarFor(x.P)))
+	fmt.Fprintf(&b, "%s\n", DStarLine(closedform.DStarFor(x.P)))
 	if _, err := w.Write(b.Bytes()); err != nil {
 		return err
 	}
@@ -196,7 +196,7 @@ func (x NReport) WriteJSON(w io.Writer) error {
 		Solves   statsJSON      `json:"solves"`
 		Final    *Final         `json:"schedule,omitempty"`
 	}{"n", problemJSON(x.P), curveName(r.Pruned), r.Best, r.Curve, r.NMin, r.Last, r.Covered, r.RuleN, r.Coverage(),
-		r.Bound, dstarOf(formulations.DStarFor(x.P)), r.Note, statsOf(r.Stats), r.Final})
+		r.Bound, dstarOf(closedform.DStarFor(x.P)), r.Note, statsOf(r.Stats), r.Final})
 }
 
 // WriteCSV implements Report: one row per point.
@@ -499,17 +499,17 @@ func (x SplitReport) WriteJSON(w io.Writer) error {
 	q := *x.P
 	q.Relay = nil
 	v := struct {
-		Over       string                 `json:"over"`
-		Problem    map[string]any         `json:"problem"`
-		Stages     string                 `json:"stages_rule"`
-		Best       Split                  `json:"best"`
-		Classic    []Split                `json:"classic"`
-		Candidates []Split                `json:"candidates"`
-		LB         []formulations.LBLayer `json:"lb,omitempty"`
-		LBPick     *int                   `json:"lb_paper_pick,omitempty"`
-		LBTrue     *int                   `json:"lb_best_layer,omitempty"`
-		Note       string                 `json:"note,omitempty"`
-		Solves     statsJSON              `json:"solves"`
+		Over       string               `json:"over"`
+		Problem    map[string]any       `json:"problem"`
+		Stages     string               `json:"stages_rule"`
+		Best       Split                `json:"best"`
+		Classic    []Split              `json:"classic"`
+		Candidates []Split              `json:"candidates"`
+		LB         []closedform.LBLayer `json:"lb,omitempty"`
+		LBPick     *int                 `json:"lb_paper_pick,omitempty"`
+		LBTrue     *int                 `json:"lb_best_layer,omitempty"`
+		Note       string               `json:"note,omitempty"`
+		Solves     statsJSON            `json:"solves"`
 	}{Over: "relay", Problem: problemJSON(&q), Stages: r.Stages.String(), Best: r.Best, Classic: r.Classic,
 		Candidates: r.Candidates, LB: r.LB, Note: r.Note, Solves: statsOf(r.Stats)}
 	if len(r.LB) > 0 {

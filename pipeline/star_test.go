@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/dlsched/dlsched/closedform"
 	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/solver/gonumlp"
@@ -48,7 +49,7 @@ func TestPaperExampleSection41(t *testing.T) {
 }
 
 // With D = ∞ and n = 1 the LP optimum is the equal-finishing closed form
-// (formulations.StarEqualFinish) whenever that form gives every processor a
+// (closedform.StarEqualFinish) whenever that form gives every processor a
 // positive load.
 func TestStarUnlimitedBufferClosedForm(t *testing.T) {
 	s := newClp(t)
@@ -59,7 +60,7 @@ func TestStarUnlimitedBufferClosedForm(t *testing.T) {
 		p := &problem.Problem{Kind: topology.Star, M: m, D: math.Inf(1),
 			S: math.Pow(10, -4+3*r.Float64()), C: math.Pow(10, -7+3*r.Float64()),
 			A: math.Pow(10, -4+2*r.Float64()), V: math.Pow(10, 5*r.Float64())}
-		alpha, cmax, ok := formulations.StarEqualFinish(m, p.S, p.C, p.A, p.V)
+		alpha, cmax, ok := closedform.StarEqualFinish(m, p.S, p.C, p.A, p.V)
 		if !ok {
 			continue
 		}

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/dlsched/dlsched/closedform"
 	"github.com/dlsched/dlsched/executor/replay"
 	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/problem"
@@ -136,7 +137,7 @@ func TestOneLayerClosedForms(t *testing.T) {
 		p := shape(q)
 		p.V = logU(r, 0, 5)
 		p.D = p.V / float64(p.P) * logU(r, 0, 1)
-		want := formulations.TreeOneLayer(p.P, p.S, p.C, p.A, p.V)
+		want := closedform.TreeOneLayer(p.P, p.S, p.C, p.A, p.V)
 		if got := solve(p, 1); relDiff(got, want) > 1e-9 {
 			t.Errorf("n=1 p=%d S=%g C=%g A=%g V=%g: LP %.15g, S+(C+A)V/p = %.15g", p.P, p.S, p.C, p.A, p.V, got, want)
 		}
@@ -150,7 +151,7 @@ func TestOneLayerClosedForms(t *testing.T) {
 		p.V = logU(r, 0, 5)
 		p.D = math.Inf(1)
 		n := 2 + r.IntN(5)
-		alpha, want, ok := formulations.TreeOneLayerStages(p.P, n, p.S, p.C, p.A, p.V, math.Inf(1))
+		alpha, want, ok := closedform.TreeOneLayerStages(p.P, n, p.S, p.C, p.A, p.V, math.Inf(1))
 		if !ok {
 			continue
 		}
@@ -175,7 +176,7 @@ func TestOneLayerClosedForms(t *testing.T) {
 		if p.NMin() != n {
 			t.Fatalf("V = pnD: n_min %d, want %d", p.NMin(), n)
 		}
-		want := formulations.TreeOneLayerFull(n, p.S, p.C, p.A, p.D)
+		want := closedform.TreeOneLayerFull(n, p.S, p.C, p.A, p.D)
 		if got := solve(p, n); relDiff(got, want) > 1e-9 {
 			t.Errorf("full n=%d p=%d S=%g C=%g A=%g D=%g: LP %.15g, closed form %.15g", n, p.P, p.S, p.C, p.A, p.D, got, want)
 		}

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/closedform"
 	"github.com/dlsched/dlsched/optimize"
 	"github.com/dlsched/dlsched/pipeline"
 	"github.com/dlsched/dlsched/problem"
@@ -297,7 +297,7 @@ func TestPaperClaims(t *testing.T) {
 		// with D = ∞ (n = the rounded n*, whatever the chunk size).
 		q := &problem.Problem{Kind: topology.Binomial, Order: topology.NLF, P: r.Problem.P, H: r.Problem.H,
 			S: r.Problem.S, C: r.Problem.C, A: r.Problem.A, D: math.Inf(1), V: r.Problem.V}
-		if v, ok := formulations.LBLine(q); ok && v < bestN[r.Problem.V]*(1-1e-9) {
+		if v, ok := closedform.LBLine(q); ok && v < bestN[r.Problem.V]*(1-1e-9) {
 			paperBelow++
 		}
 	}
@@ -520,7 +520,7 @@ func TestPaperClaims(t *testing.T) {
 		verdict(better == 0 && helps < helpsN/2 && binWins == 0),
 		fmt.Sprintf("LLF beats NLF by more than 1%% in %d pairs (Fig. 13a); 2 buffers are at least as good as 1 in %d of %d (Fig. 13b); the binomial tree is faster at %d values of V (Fig. 12a)", better, helps, helpsN, binWins))
 	star := &problem.Problem{Kind: topology.Star, M: 8, S: 0.01, C: 1e-8, A: 1e-7, V: 1e9}
-	ds := formulations.DStarFor(star)
+	ds := closedform.DStarFor(star)
 	at, inf := *star, *star
 	at.D, inf.D = ds.D, math.Inf(1)
 	po := optimize.Options{Pipeline: pipeline.Options{Solver: s, Auto: true}}
@@ -536,7 +536,7 @@ func TestPaperClaims(t *testing.T) {
 	add("5", "A star needs no buffer beyond D* = mS/(A − mC): with it processors keep computing until the next stage (README's star: m = 8, S = 0.01, C = 1e-8, A = 1e-7, V = 1e9; within 1% of D = ∞ here)",
 		verdict(ca <= ci*1.01), fmt.Sprintf("D* = %.4g; best Cmax %.10g at D* and %.10g at D = ∞", ds.D, ca, ci))
 	tree := &problem.Problem{Kind: topology.Binomial, P: 2, H: 10, S: 1e-3, C: 1e-6, A: 1e-3, D: 1e4, V: 1e7}
-	dt := formulations.DStarFor(tree)
+	dt := closedform.DStarFor(tree)
 	add("5", "Trees: D* = S(h+1)hp(p+1)^(h−2) / (2(A − Ch(p+1)^(h−1))) for binomial trees (and the ordinary-tree forms), existing only when A > Ch(p+1)^(h−1)",
 		notCheckable, fmt.Sprintf("for the paper's trees (p = 2, h = 10, A = 1e-3, C = 1e-6) no D* exists (%s): the heuristic cannot be tried on them", dt.Why))
 

@@ -76,5 +76,5 @@
 // solve`, one record per chunk) as table.Records (RowRecords), and
 // table.Chart builds a plotting.Chart from them: x and y columns, series,
 // filters, differences to a baseline, and reference lines. The lb_layer
-// column is formulations.LBLine, the LB strategy optimize reports too.
+// column is closedform.LBLine, the LB strategy optimize reports too.
 package sweep

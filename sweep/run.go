@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dlsched/dlsched/closedform"
 	"github.com/dlsched/dlsched/executor/replay"
 	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/optimize"
@@ -340,7 +341,7 @@ func solvePoint(ctx context.Context, pt Point, s solver.Solver, rc RunConfig, wc
 	row = Row{Key: pt.Key, Index: pt.Index, Label: pt.Label, StagesPolicy: pt.Stages.String()}
 	row.Problem = p.ScheduleProblem(0)
 	row.LBTrivial = schedule.Float(p.LowerBoundLB())
-	if lb, ok := formulations.LBLine(&p); ok {
+	if lb, ok := closedform.LBLine(&p); ok {
 		f := schedule.Float(lb)
 		row.LBLayer = &f
 	}

@@ -1,4 +1,4 @@
-package formulations
+package closedform
 
 import (
 	"fmt"
