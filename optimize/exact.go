@@ -6,7 +6,7 @@ import (
 	"math"
 
 	"github.com/dlsched/dlsched/formulations"
-	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/solve/engine"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solver/cbc"
@@ -23,7 +23,7 @@ const DefaultExactSeconds = 60
 // ExactOptions configure SolveExact.
 type ExactOptions struct {
 	// Pipeline holds the LP settings of the final, certified solve.
-	Pipeline pipeline.Options
+	Pipeline engine.Options
 	// Seconds bounds the MILP search (0: DefaultExactSeconds).
 	Seconds float64
 }
@@ -90,7 +90,7 @@ func SolveExact(p *problem.Problem, n int, opt ExactOptions) (*schedule.Schedule
 			pat = append(pat, msg)
 		}
 	}
-	s, err := pipeline.SolveFrom(p, n, pat, opt.Pipeline)
+	s, err := engine.SolveFrom(p, n, pat, opt.Pipeline)
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/internal/testutil"
-	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/solve/engine"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/solver/cbc"
 	"github.com/dlsched/dlsched/topology"
@@ -25,7 +25,7 @@ func needCbc(t testing.TB) {
 // bruteForce returns the least LP makespan over every non-empty
 // sub-pattern of the full n-stage pattern (each solved without pruning),
 // +Inf if none is feasible.
-func bruteForce(p *problem.Problem, n int, opt pipeline.Options) float64 {
+func bruteForce(p *problem.Problem, n int, opt engine.Options) float64 {
 	full := formulations.FullPattern(p, n)
 	best := math.Inf(1)
 	opt.NoPrune = true
@@ -36,7 +36,7 @@ func bruteForce(p *problem.Problem, n int, opt pipeline.Options) float64 {
 				pat = append(pat, full[j])
 			}
 		}
-		if s, err := pipeline.SolveFrom(p, n, pat, opt); err == nil {
+		if s, err := engine.SolveFrom(p, n, pat, opt); err == nil {
 			best = math.Min(best, s.Cmax)
 		}
 	}

@@ -1,7 +1,7 @@
 package optimize
 
 import (
-	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/solve/engine"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 )
@@ -32,7 +32,7 @@ type Final struct {
 }
 
 // finalAt solves p (with buffer d) at n stages with SolveBest.
-func finalAt(p *problem.Problem, n int, d float64, po pipeline.Options) (*Final, error) {
+func finalAt(p *problem.Problem, n int, d float64, po engine.Options) (*Final, error) {
 	q := *p
 	q.D = d
 	s, err := SolveBest(&q, n, PatternOptions{Pipeline: po})

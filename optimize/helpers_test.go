@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/dlsched/dlsched/internal/testutil"
-	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/solve/engine"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/solver"
 	"github.com/dlsched/dlsched/topology"
@@ -16,8 +16,8 @@ func newClp(t testing.TB) solver.Solver { return testutil.Clp(t) }
 
 // popts returns the pipeline options the CLI uses by default (--algorithm
 // auto), with pruning as given.
-func popts(s solver.Solver, prune bool) pipeline.Options {
-	return pipeline.Options{Solver: s, Auto: true, NoPrune: !prune}
+func popts(s solver.Solver, prune bool) engine.Options {
+	return engine.Options{Solver: s, Auto: true, NoPrune: !prune}
 }
 
 func relDiff(a, b float64) float64 {

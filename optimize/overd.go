@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/dlsched/dlsched/closedform"
-	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/solve/engine"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 )
@@ -305,7 +305,7 @@ func evalD(p *problem.Problem, d float64, opt DOptions, st *Stats) (Point, strin
 	case StagesBest:
 		r, err := OverN(&q, opt.Options)
 		if err != nil {
-			var se *pipeline.SizeError
+			var se *engine.SizeError
 			if errors.As(err, &se) {
 				return inf, fmt.Sprintf("D=%g skipped: %v", d, err), nil
 			}
@@ -324,9 +324,9 @@ func evalD(p *problem.Problem, d float64, opt DOptions, st *Stats) (Point, strin
 		inf.Stages = nmin
 		return inf, fmt.Sprintf("D=%g skipped: n_min=%d stages", d, nmin), nil
 	}
-	s, err := pipeline.Solve(&q, n, opt.Pipeline)
+	s, err := engine.Solve(&q, n, opt.Pipeline)
 	if err != nil {
-		var se *pipeline.SizeError
+		var se *engine.SizeError
 		if errors.As(err, &se) {
 			inf.Stages = n
 			return inf, fmt.Sprintf("D=%g skipped: %v", d, err), nil

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/solve/engine"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/topology"
 )
@@ -43,7 +43,7 @@ func TestOverDMin(t *testing.T) {
 	// The reported point is what solve gives at that D and n_min.
 	q := *p
 	q.D = float64(r.Best.D)
-	sc, err := pipeline.Solve(&q, q.NMin(), popts(s, true))
+	sc, err := engine.Solve(&q, q.NMin(), popts(s, true))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/solve/engine"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/topology"
@@ -26,7 +26,7 @@ type Options struct {
 	// NoPrune selects the curve: false (the default) optimises the pruned
 	// makespan that `dlsched solve --stages n` reports, true the LP optimum
 	// of the full n-stage pattern (the paper's Fig. 9 model).
-	Pipeline pipeline.Options
+	Pipeline engine.Options
 	// NMax is the guard of the stage search: no n above it is evaluated.
 	// Zero means n_min + DefaultSpan.
 	NMax int
@@ -197,7 +197,7 @@ type Stats struct {
 }
 
 // OverN evaluates Cmax(n) for n = n_min, n_min+1, ... and returns the
-// whole curve and the best n. Each point is pipeline.Solve(p, n) — with
+// whole curve and the best n. Each point is engine.Solve(p, n) — with
 // pruning unless opt.Pipeline.NoPrune — so a point is exactly what
 // `dlsched solve --stages n` reports. The search stops before the first n
 // with L(n) > Best.Cmax (FullPatternBound; the package doc gives what this
@@ -240,7 +240,7 @@ func OverN(p *problem.Problem, opt Options) (*NResult, error) {
 		}
 		pt, s, err := evalN(p, n, opt.Pipeline, eng, &res.Stats)
 		if err != nil {
-			var se *pipeline.SizeError
+			var se *engine.SizeError
 			if errors.As(err, &se) && n > nmin {
 				res.Note = fmt.Sprintf("stopped at n=%d: %v", n, err)
 				break
@@ -286,10 +286,10 @@ func OverN(p *problem.Problem, opt Options) (*NResult, error) {
 }
 
 // warmFor returns the engine's warm-start option when the curve is the
-// unpruned one (pipeline.Sequence), else nil.
-func warmFor(p *problem.Problem, opt Options) *pipeline.Sequence {
+// unpruned one (engine.Sequence), else nil.
+func warmFor(p *problem.Problem, opt Options) *engine.Sequence {
 	if opt.Pipeline.NoPrune && !opt.NoWarm {
-		return pipeline.NewSequence(p, opt.Pipeline)
+		return engine.NewSequence(p, opt.Pipeline)
 	}
 	return nil
 }
@@ -317,7 +317,7 @@ func extend(p *problem.Problem, opt Options, r *NResult, through int) error {
 }
 
 // evalN solves one point, warm when eng is usable, else cold.
-func evalN(p *problem.Problem, n int, po pipeline.Options, eng *pipeline.Sequence, st *Stats) (Point, *schedule.Schedule, error) {
+func evalN(p *problem.Problem, n int, po engine.Options, eng *engine.Sequence, st *Stats) (Point, *schedule.Schedule, error) {
 	if eng != nil {
 		if out, warm, ok := eng.Solve(n); ok {
 			st.Warm++
@@ -325,7 +325,7 @@ func evalN(p *problem.Problem, n int, po pipeline.Options, eng *pipeline.Sequenc
 		}
 		st.Fallbacks++
 	}
-	s, err := pipeline.Solve(p, n, po)
+	s, err := engine.Solve(p, n, po)
 	if eng != nil {
 		eng.Invalidate() // the shared solver now holds another model
 	}
@@ -338,7 +338,7 @@ func evalN(p *problem.Problem, n int, po pipeline.Options, eng *pipeline.Sequenc
 
 // outcomePoint reads a point out of the unpruned outcome of the full
 // n-stage pattern.
-func outcomePoint(p *problem.Problem, n int, out *pipeline.Outcome, warm bool) Point {
+func outcomePoint(p *problem.Problem, n int, out *engine.Outcome, warm bool) Point {
 	return Point{Stages: n, D: schedule.Float(p.D), Cmax: schedule.Float(out.Cmax), CmaxFull: schedule.Float(out.Cmax),
 		LowerBound: schedule.Float(out.LowerBound), StagesUsed: out.StagesUsed(), Warm: warm}
 }

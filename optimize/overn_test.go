@@ -5,7 +5,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/solve/engine"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/topology"
@@ -46,7 +46,7 @@ func TestFullPatternBound(t *testing.T) {
 				if n < c.p.NMin() {
 					t.Fatalf("n=%d below n_min=%d", n, c.p.NMin())
 				}
-				sc, err := pipeline.Solve(c.p, n, popts(s, false))
+				sc, err := engine.Solve(c.p, n, popts(s, false))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -67,7 +67,7 @@ func TestFullPatternBound(t *testing.T) {
 // linearly with n"): Cmax_full(150) = 150·0.1 + 1000 = 1015.
 func TestFullPatternBoundTight(t *testing.T) {
 	s := newClp(t)
-	sc, err := pipeline.Solve(fig9b(), 150, popts(s, false))
+	sc, err := engine.Solve(fig9b(), 150, popts(s, false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestBoundFirstAbove(t *testing.T) {
 
 // fig9bBest is the minimum of Cmax(n) for the Fig. 9b star with D = 1e5:
 // n = 105, Cmax = 1010.50807821 (pruned = unpruned: no message is empty at
-// n = 105). Source: the exhaustive scan of pipeline.Solve in
+// n = 105). Source: the exhaustive scan of engine.Solve in
 // TestOverNFig9bExhaustive, which finds the same value; the rule fires at
 // n = 106 since L(106) = 1010.6 > 1010.508.
 const (
@@ -103,7 +103,7 @@ const (
 
 // TestOverNFig9bExhaustive is the acceptance test of issue 5: OverN on the
 // Fig. 9b star (m=10, S=1e-2, C=1e-4, A=1e-3, D=1e5, V=1e7) finds the same
-// minimum as an exhaustive scan of pipeline.Solve(p, k) (what `dlsched
+// minimum as an exhaustive scan of engine.Solve(p, k) (what `dlsched
 // solve --stages k` runs). The scan covers the whole range OverN claims
 // plus 25 stages beyond its stop, where only the unpruned curve is covered
 // by the rule; with -short it covers n_min..n_min+5, the 20 stages around
@@ -154,7 +154,7 @@ func TestOverNFig9bExhaustive(t *testing.T) {
 		go func(w int) {
 			defer wg.Done()
 			for i := w; i < len(ks); i += 2 {
-				sc, err := pipeline.Solve(p, ks[i], popts(fresh, true))
+				sc, err := engine.Solve(p, ks[i], popts(fresh, true))
 				if err != nil {
 					errs[i] = err
 					return
@@ -190,7 +190,7 @@ func TestOverNFig9bExhaustive(t *testing.T) {
 // TestOverNWarmMatchesCold: the warm-started unpruned curve equals the cold
 // one point by point (within the certification tolerance), on a star and on
 // trees whose networks have link, store-and-forward and buffer arcs (the
-// prefix property pipeline.Sequence relies on).
+// prefix property engine.Sequence relies on).
 func TestOverNWarmMatchesCold(t *testing.T) {
 	s := newClp(t)
 	cases := []*problem.Problem{

@@ -10,7 +10,7 @@ import (
 
 	"github.com/dlsched/dlsched/closedform"
 	"github.com/dlsched/dlsched/formulations"
-	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/solve/engine"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solver"
@@ -71,7 +71,7 @@ func joinNote(a, b string) string {
 // PatternOptions configure SolveBest.
 type PatternOptions struct {
 	// Pipeline holds the solver and LP settings of every candidate.
-	Pipeline pipeline.Options
+	Pipeline engine.Options
 	// Cache, if not nil, shares results between calls (see SolveBest).
 	Cache *PatternCache
 	// Exhaustive: for trees of height h <= Exhaustive every non-empty
@@ -81,11 +81,11 @@ type PatternOptions struct {
 	Exhaustive int
 	// Warm, if not nil, solves the full pattern without pruning
 	// (Pipeline.NoPrune) from the basis of the previous call
-	// (pipeline.Sequence, the engine's warm-start option; the problem may
+	// (engine.Sequence, the engine's warm-start option; the problem may
 	// differ from the previous one in V only, else it starts afresh); a
 	// point it cannot certify is solved cold. Sweeps pass one per run of
 	// points that differ in n and V only.
-	Warm *pipeline.Sequence
+	Warm *engine.Sequence
 }
 
 // SetPatternBound fills s.PatternLowerBound and s.PatternGap with a bound
@@ -138,7 +138,7 @@ func solveFull(p *problem.Problem, n int, opt PatternOptions) (*schedule.Schedul
 		}
 		defer opt.Warm.Invalidate() // the cold solve replaces the loaded model
 	}
-	return pipeline.Solve(p, n, opt.Pipeline)
+	return engine.Solve(p, n, opt.Pipeline)
 }
 
 // MaxChain is the number of stage counts SolveBest's chain covers: the
@@ -228,12 +228,12 @@ func searchAt(p *problem.Problem, n int, seed *schedule.Schedule, opt PatternOpt
 	// (stars and ordinary trees): they are the same LP give or take some
 	// messages. One Starts per stage count, so the result depends only on
 	// p, n and seed, as opt.Cache requires.
-	opt.Pipeline.Starts = &pipeline.Starts{}
-	best, err := pipeline.Solve(p, n, opt.Pipeline)
+	opt.Pipeline.Starts = &engine.Starts{}
+	best, err := engine.Solve(p, n, opt.Pipeline)
 	if seed != nil {
 		// The pattern found with one stage less, re-solved with n stages
 		// (the same messages, so never worse than seed).
-		s, serr := pipeline.SolveFrom(p, n, patternOf(seed), opt.Pipeline)
+		s, serr := engine.SolveFrom(p, n, patternOf(seed), opt.Pipeline)
 		if serr == nil && (err != nil || s.Cmax < best.Cmax*(1-tieTol)) {
 			best, err = s, nil
 		}
@@ -255,7 +255,7 @@ func searchAt(p *problem.Problem, n int, seed *schedule.Schedule, opt PatternOpt
 		}
 		o := opt.Pipeline
 		o.Dests = set
-		s, err := pipeline.Solve(p, n, o)
+		s, err := engine.Solve(p, n, o)
 		if err != nil {
 			if cerr := stopped(opt); cerr != nil {
 				return 0, fmt.Errorf("pattern on %v: %w", set, cerr)
@@ -339,7 +339,7 @@ func searchAt(p *problem.Problem, n int, seed *schedule.Schedule, opt PatternOpt
 			if err := stopped(opt); err != nil {
 				return nil, err
 			}
-			s, err := pipeline.SolveFrom(p, n, cand, opt.Pipeline)
+			s, err := engine.SolveFrom(p, n, cand, opt.Pipeline)
 			if err != nil {
 				if cerr := stopped(opt); cerr != nil {
 					return nil, cerr

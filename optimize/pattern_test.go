@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/solve/engine"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/solver/cbc"
 	"github.com/dlsched/dlsched/topology"
@@ -19,7 +19,7 @@ import (
 func TestSolveBestBinomialExample(t *testing.T) {
 	s := newClp(t)
 	p := fig11(topology.LLF, math.Inf(1), 1)
-	greedy, err := pipeline.Solve(p, 1, popts(s, true))
+	greedy, err := engine.Solve(p, 1, popts(s, true))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestSolveBestNeverWorse(t *testing.T) {
 			S:     rapid.Float64Range(0, 1).Draw(t, "S"), C: rapid.Float64Range(0.01, 1).Draw(t, "C"),
 			A: rapid.Float64Range(0.01, 1).Draw(t, "A"), V: rapid.Float64Range(1, 100).Draw(t, "V"), D: math.Inf(1)}
 		n := rapid.IntRange(1, 3).Draw(t, "n")
-		greedy, err := pipeline.Solve(p, n, popts(s, true))
+		greedy, err := engine.Solve(p, n, popts(s, true))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,7 +84,7 @@ func TestSolveBestNeverWorse(t *testing.T) {
 func TestSolveBestStarEscapesGreedy(t *testing.T) {
 	s := newClp(t)
 	p := &problem.Problem{Kind: topology.Star, M: 2, S: 1, C: 1, A: 1, D: math.Inf(1), V: 1.5}
-	greedy, err := pipeline.Solve(p, 2, popts(s, true))
+	greedy, err := engine.Solve(p, 2, popts(s, true))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/dlsched/dlsched/closedform"
-	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/solve/engine"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/topology"
@@ -311,7 +311,7 @@ func evalSplit(base *problem.Problem, set []int, opt SplitOptions, st *Stats) (S
 		s.Skipped = fmt.Sprintf("n_min=%d stages", n)
 		return s, "", nil
 	}
-	sc, err := pipeline.Solve(&q, n, opt.Pipeline)
+	sc, err := engine.Solve(&q, n, opt.Pipeline)
 	if err != nil {
 		return s, "", fmt.Errorf("%s: %w", label, err)
 	}

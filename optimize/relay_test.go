@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/dlsched/dlsched/closedform"
-	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/solve/engine"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -37,7 +37,7 @@ func TestRelayLPvsLB(t *testing.T) {
 				continue // thousands of stages; compute-bound anyway
 			}
 			q := closedform.SingleLayer(p, l.Layer)
-			sc, err := pipeline.Solve(q, l.Stages, popts(s, true))
+			sc, err := engine.Solve(q, l.Stages, popts(s, true))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/dlsched/dlsched/executor/replay"
 	"github.com/dlsched/dlsched/optimize"
-	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/solve/engine"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 )
@@ -16,7 +16,7 @@ const (
 	// PatternSearch is optimize.SolveBest: the greedy prune, destination
 	// subsets, local search and a chain over stage counts (the default).
 	PatternSearch = "search"
-	// PatternGreedy is the paper's prune alone (pipeline.Solve).
+	// PatternGreedy is the paper's prune alone (engine.Solve).
 	PatternGreedy = "greedy"
 	// PatternExact is the pattern MILP (optimize.SolveExact, Cbc).
 	PatternExact = "exact"
@@ -29,7 +29,7 @@ const FieldPattern = "pattern"
 type Options struct {
 	// Pipeline are the engine's options (solver, form, tolerances, memory
 	// limit, NoPrune, context in Base.Context).
-	Pipeline pipeline.Options
+	Pipeline engine.Options
 	// Pattern is PatternSearch (also ""), PatternGreedy or PatternExact.
 	// Without pruning (Pipeline.NoPrune) the full pattern is solved and
 	// only "" or PatternSearch are valid.
@@ -39,10 +39,10 @@ type Options struct {
 	// Warm, without pruning, solves from the basis of the previous call
 	// (optimize.PatternOptions.Warm); sweeps pass one per chain of points
 	// that differ in V and n only.
-	Warm *pipeline.Sequence
+	Warm *engine.Sequence
 	// Verify replays the schedule on the executor (Result.Schedule's
 	// Verification); VerifyMaxBytes limits the replay's memory
-	// (pipeline.DefaultMaxModelBytes when zero).
+	// (engine.DefaultMaxModelBytes when zero).
 	Verify         bool
 	VerifyMaxBytes int64
 	// Context stops the verification (the solve reads
@@ -67,10 +67,10 @@ type Result struct {
 }
 
 // Check refuses, before anything is built, an LP over the engine's memory
-// limit (*pipeline.SizeError) and, with verification, a replay over its
+// limit (*engine.SizeError) and, with verification, a replay over its
 // limit (*replay.SizeError).
 func Check(p *problem.Problem, n int, opt Options) error {
-	if err := pipeline.CheckSize(p, n, opt.Pipeline); err != nil {
+	if err := engine.CheckSize(p, n, opt.Pipeline); err != nil {
 		return err
 	}
 	if opt.Verify {
@@ -83,7 +83,7 @@ func (o *Options) verifyLimit() int64 {
 	if o.VerifyMaxBytes > 0 {
 		return o.VerifyMaxBytes
 	}
-	return pipeline.DefaultMaxModelBytes
+	return engine.DefaultMaxModelBytes
 }
 
 // Schedule solves p with n stages in the chosen pattern and, with
@@ -131,7 +131,7 @@ func solvePattern(p *problem.Problem, n int, opt Options) (*schedule.Schedule, i
 	}
 	switch pattern {
 	case PatternGreedy:
-		s, err := pipeline.Solve(p, n, opt.Pipeline)
+		s, err := engine.Solve(p, n, opt.Pipeline)
 		if err != nil {
 			return nil, 0, err
 		}

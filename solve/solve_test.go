@@ -7,7 +7,7 @@ import (
 
 	"github.com/dlsched/dlsched/executor/replay"
 	"github.com/dlsched/dlsched/internal/testutil"
-	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/solve/engine"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/solver/gonumlp"
 	"github.com/dlsched/dlsched/topology"
@@ -31,7 +31,7 @@ func TestGreedyOneStageClosedForm(t *testing.T) {
 	// α1 = 6.2, Cmax = S + (C+A)α1 = 19.6.
 	a2 := (p.A*p.V - p.S) / (p.C + 2*p.A)
 	want := p.S + (p.C+p.A)*(p.V-a2)
-	res, err := Schedule(p, 1, Options{Pipeline: pipeline.Options{Solver: gonumlp.New()}, Pattern: PatternGreedy, Verify: true})
+	res, err := Schedule(p, 1, Options{Pipeline: engine.Options{Solver: gonumlp.New()}, Pattern: PatternGreedy, Verify: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,12 +55,12 @@ func TestGreedyOneStageClosedForm(t *testing.T) {
 // limit's own error type.
 func TestRefusals(t *testing.T) {
 	p := star2()
-	g := pipeline.Options{Solver: gonumlp.New()}
+	g := engine.Options{Solver: gonumlp.New()}
 	for _, c := range []struct {
 		opt  Options
 		want string
 	}{
-		{Options{Pipeline: pipeline.Options{Solver: g.Solver, NoPrune: true}, Pattern: PatternGreedy}, "search when pruning is off"},
+		{Options{Pipeline: engine.Options{Solver: g.Solver, NoPrune: true}, Pattern: PatternGreedy}, "search when pruning is off"},
 		{Options{Pipeline: g, Pattern: "best"}, "search, greedy or exact"},
 	} {
 		_, err := Schedule(p, 1, c.opt)
@@ -70,9 +70,9 @@ func TestRefusals(t *testing.T) {
 		}
 	}
 	big := &problem.Problem{Kind: topology.Star, M: 1000, S: 1, C: 1, A: 1, D: 1, V: 1e6}
-	var ps *pipeline.SizeError
-	if err := Check(big, 1e6, Options{Pipeline: pipeline.Options{MaxModelBytes: 1 << 20}}); !errors.As(err, &ps) {
-		t.Errorf("LP over the limit: %v, want a *pipeline.SizeError", err)
+	var ps *engine.SizeError
+	if err := Check(big, 1e6, Options{Pipeline: engine.Options{MaxModelBytes: 1 << 20}}); !errors.As(err, &ps) {
+		t.Errorf("LP over the limit: %v, want a *engine.SizeError", err)
 	}
 	var rs *replay.SizeError
 	tree := &problem.Problem{Kind: topology.Tree, P: 4, H: 12, Buffers: 1, S: 1, C: 1, A: 1, D: math.Inf(1), V: 1}
@@ -90,7 +90,7 @@ func TestRefusals(t *testing.T) {
 func TestSearchNeverWorseThanGreedy(t *testing.T) {
 	s := testutil.Clp(t)
 	p := &problem.Problem{Kind: topology.Star, M: 4, S: 1e-3, C: 1e-6, A: 1e-3, D: 2e4, V: 1e5}
-	po := pipeline.Options{Solver: s, Auto: true}
+	po := engine.Options{Solver: s, Auto: true}
 	greedy, err := Schedule(p, 8, Options{Pipeline: po, Pattern: PatternGreedy, Verify: true})
 	if err != nil {
 		t.Fatal(err)

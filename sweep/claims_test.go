@@ -12,7 +12,7 @@ import (
 
 	"github.com/dlsched/dlsched/closedform"
 	"github.com/dlsched/dlsched/optimize"
-	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/solve/engine"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/solver/clp"
 	"github.com/dlsched/dlsched/topology"
@@ -102,7 +102,7 @@ func TestPaperClaims(t *testing.T) {
 	}
 	defer s.Close()
 	p6 := &problem.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, D: 1e4, V: 5e3}
-	s6, err := pipeline.Solve(p6, 4, pipeline.Options{Solver: s, Auto: true, NoPrune: true})
+	s6, err := engine.Solve(p6, 4, engine.Options{Solver: s, Auto: true, NoPrune: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -523,7 +523,7 @@ func TestPaperClaims(t *testing.T) {
 	ds := closedform.DStarFor(star)
 	at, inf := *star, *star
 	at.D, inf.D = ds.D, math.Inf(1)
-	po := optimize.Options{Pipeline: pipeline.Options{Solver: s, Auto: true}}
+	po := optimize.Options{Pipeline: engine.Options{Solver: s, Auto: true}}
 	ra, err := optimize.OverN(&at, po)
 	if err != nil {
 		t.Fatal(err)

@@ -26,7 +26,7 @@
 //	max_stages = 0             # > 0: points with more stages become "skipped" rows
 //	pattern = "search"         # as solve: optimize.SolveBest; "greedy": only the paper's prune
 //	form = "compact"           # or "paper", "chain" (docs/formulations.md)
-//	stage_generation = true    # false: every LP solved whole (pipeline.Options.NoStageGeneration)
+//	stage_generation = true    # false: every LP solved whole (engine.Options.NoStageGeneration)
 //	warm = true                # unpruned points differing in V and n only: each from the basis of the one before
 //
 // Each parameter is a single value, a list, or a range {from, to, points,

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/dlsched/dlsched/optimize"
-	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/solve/engine"
 	"github.com/dlsched/dlsched/solver/clp"
 )
 
@@ -181,7 +181,7 @@ func TestFigureGridsMonotone(t *testing.T) {
 			if float64(r.Problem.V) != pt.Problem.V || float64(r.Problem.D) != pt.Problem.D && !math.IsInf(pt.Problem.D, 1) {
 				t.Errorf("%s: stored V=%v D=%v, solved V=%v D=%v", r.Key, r.Problem.V, r.Problem.D, pt.Problem.V, pt.Problem.D)
 			}
-			po := pipeline.Options{Solver: s, Auto: true, NoPrune: !sp.Run.Prune}
+			po := engine.Options{Solver: s, Auto: true, NoPrune: !sp.Run.Prune}
 			b, err := optimize.SolveBest(&pt.Problem, r.Problem.Stages, optimize.PatternOptions{Pipeline: po})
 			if err != nil {
 				t.Fatalf("%s: %v", r.Key, err)
@@ -195,7 +195,7 @@ func TestFigureGridsMonotone(t *testing.T) {
 			// they agree within the certified tolerance.
 			tol := 1e-12
 			if !sp.Run.Prune && !sp.Run.NoWarm {
-				tol = 2 * pipeline.DefaultTolerance
+				tol = 2 * engine.DefaultTolerance
 				if r.Warm {
 					warmRows++
 				}

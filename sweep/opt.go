@@ -4,7 +4,7 @@ import (
 	"errors"
 
 	"github.com/dlsched/dlsched/optimize"
-	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/solve/engine"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 )
@@ -16,7 +16,7 @@ var errNoOptimizer = errors.New("unsupported: optimize package not built")
 // solveOpt solves p at the number of stages that optimize.OverN finds best
 // (the pruned curve, or the unpruned one when opt.NoPrune), and returns
 // the schedule of that n and the LP solves the search took.
-func solveOpt(p *problem.Problem, opt pipeline.Options) (*schedule.Schedule, int, error) {
+func solveOpt(p *problem.Problem, opt engine.Options) (*schedule.Schedule, int, error) {
 	res, err := optimize.OverN(p, optimize.Options{Pipeline: opt})
 	if err != nil {
 		return nil, 0, err

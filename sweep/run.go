@@ -16,7 +16,7 @@ import (
 	"github.com/dlsched/dlsched/executor/replay"
 	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/optimize"
-	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/solve/engine"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solve"
@@ -217,7 +217,7 @@ func Run(ctx context.Context, sp *Spec, path string, opt Options) (Summary, erro
 // only in their load V and stage count (chains); solvePoint makes it at
 // the first point that solves.
 type warmChain struct {
-	seq  *pipeline.Sequence
+	seq  *engine.Sequence
 	maxN int // the most stages a point of the chain asks for
 }
 
@@ -303,7 +303,7 @@ func (r *Row) VerifyCanceled() bool { return r.Error == errVerifyCanceled }
 func statusOf(err error) string {
 	var fe *problem.FieldError
 	var se *problem.StagesError
-	var ze *pipeline.SizeError
+	var ze *engine.SizeError
 	switch {
 	case errors.As(err, &fe), errors.As(err, &se), errors.As(err, &ze):
 		return StatusInvalid
@@ -316,12 +316,12 @@ func statusOf(err error) string {
 }
 
 // pipelineOptions returns the solve options of rc with solver s.
-func pipelineOptions(ctx context.Context, rc RunConfig, s solver.Solver) (pipeline.Options, error) {
+func pipelineOptions(ctx context.Context, rc RunConfig, s solver.Solver) (engine.Options, error) {
 	form, err := formulations.ParseForm(rc.Form)
 	if err != nil {
-		return pipeline.Options{}, err
+		return engine.Options{}, err
 	}
-	po := pipeline.Options{Solver: s, Form: form, NoPrune: !rc.Prune, Tolerance: rc.Tolerance, Auto: true, NoStageGeneration: rc.NoStageGeneration}
+	po := engine.Options{Solver: s, Form: form, NoPrune: !rc.Prune, Tolerance: rc.Tolerance, Auto: true, NoStageGeneration: rc.NoStageGeneration}
 	po.Base.Context = ctx
 	return po, nil
 }
@@ -381,14 +381,14 @@ func solvePoint(ctx context.Context, pt Point, s solver.Solver, rc RunConfig, wc
 		return fail(err)
 	}
 	if pt.Stages.Policy != StagesOpt {
-		if err := pipeline.CheckSize(&p, n, po); err != nil {
+		if err := engine.CheckSize(&p, n, po); err != nil {
 			return fail(err)
 		}
 	}
 	if rc.Verify {
 		// Refuse before solving: a row must not say "optimal" and then
 		// fail its verification for want of memory.
-		if err := replay.CheckPlatform(p.Kind, p.M, p.P, p.H, float64(n)*p.Processors(), pipeline.DefaultMaxModelBytes); err != nil {
+		if err := replay.CheckPlatform(p.Kind, p.M, p.P, p.H, float64(n)*p.Processors(), engine.DefaultMaxModelBytes); err != nil {
 			row.Status = StatusSkipped
 			row.Error = err.Error() + "; set run.verify = false to solve without verification"
 			return row
@@ -406,7 +406,7 @@ func solvePoint(ctx context.Context, pt Point, s solver.Solver, rc RunConfig, wc
 			// Room for the whole chain in the first model: Fig. 9's
 			// chains along n then solve 38 points from scratch instead
 			// of 46 (LP time 1.05 s instead of 1.29 s).
-			if wc.seq = pipeline.NewSequence(&p, po); wc.seq != nil {
+			if wc.seq = engine.NewSequence(&p, po); wc.seq != nil {
 				wc.seq.Reserve(wc.maxN)
 			}
 		}

@@ -81,10 +81,10 @@ type RunConfig struct {
 	// NoWarm solves every point from scratch (warm = false). By default
 	// the unpruned points that differ only in V and their stage count
 	// are solved one after the other in increasing V and n, each from the
-	// basis of the one before (pipeline.Sequence; see chains).
+	// basis of the one before (engine.Sequence; see chains).
 	NoWarm bool
 	// NoStageGeneration solves every LP whole (stage_generation = false;
-	// pipeline.Options.NoStageGeneration).
+	// engine.Options.NoStageGeneration).
 	NoStageGeneration bool
 	// Tolerance is the certified relative gap to reach (0: the
 	// pipeline's default).

@@ -12,7 +12,7 @@ import (
 	"github.com/dlsched/dlsched/executor/replay"
 	"github.com/dlsched/dlsched/internal/atomicfile"
 	"github.com/dlsched/dlsched/optimize"
-	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/solve/engine"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/solve"
 	"github.com/urfave/cli/v2"
@@ -27,9 +27,9 @@ func solverFlags() []cli.Flag {
 		&cli.StringFlag{Name: "solver", Value: "clp", Usage: "LP backend: clp or gonum"},
 		&cli.StringFlag{Name: "algorithm", Value: "auto", Usage: "first LP algorithm: auto, dual, primal or barrier (others follow if the gap is too wide)"},
 		&cli.StringFlag{Name: "form", Value: "compact", Usage: "LP form: compact (suffix sums), paper (as printed) or chain (compute-start chains; Cmax in one row per processor or layer)"},
-		&cli.Float64Flag{Name: "tolerance", Value: pipeline.DefaultTolerance, Usage: "certified relative gap to reach"},
+		&cli.Float64Flag{Name: "tolerance", Value: engine.DefaultTolerance, Usage: "certified relative gap to reach"},
 		&cli.BoolFlag{Name: "stage-generation", Value: true, Usage: "solve large compact LPs (1,000 messages or more) by stage generation: a restricted LP over the stages likely to carry load, grown by reduced costs and certified against the full LP; false solves the full LP at once"},
-		&cli.Int64Flag{Name: "max-memory", Value: pipeline.DefaultMaxModelBytes >> 20, Usage: "refuse an LP or a verification estimated to need more MB (checked before anything is built)"},
+		&cli.Int64Flag{Name: "max-memory", Value: engine.DefaultMaxModelBytes >> 20, Usage: "refuse an LP or a verification estimated to need more MB (checked before anything is built)"},
 	}
 }
 
@@ -56,10 +56,10 @@ func solveCommand() *cli.Command {
 }
 
 // pipelineOptions reads the solver flags (and --no-prune, which solve and
-// optimize both have) into pipeline.Settings and returns the options with
+// optimize both have) into engine.Settings and returns the options with
 // their solver and its release function.
-func pipelineOptions(c *cli.Context) (pipeline.Options, func(), error) {
-	st := pipeline.Settings{Solver: c.String("solver"), Algorithm: c.String("algorithm"), Form: c.String("form"),
+func pipelineOptions(c *cli.Context) (engine.Options, func(), error) {
+	st := engine.Settings{Solver: c.String("solver"), Algorithm: c.String("algorithm"), Form: c.String("form"),
 		Tolerance: c.Float64("tolerance"), MaxMemoryMB: c.Int64("max-memory"), NoStageGeneration: !c.Bool("stage-generation"),
 		Context: c.Context}
 	opt, done, err := st.Options()
@@ -201,8 +201,8 @@ func checkSolveSize(c *cli.Context, p *problem.Problem, n int, opt solve.Options
 // 318 MB with the default, 191 MB with 25%, time unchanged (the solve is
 // Clp's), against about 280 MB for the clp command-line solver on the same
 // model (README, Performance).
-func lowerGC(p *problem.Problem, n int, opt pipeline.Options) int {
-	if pipeline.ModelBytes(p, n, opt.Form) > largeLPBytes && os.Getenv("GOGC") == "" {
+func lowerGC(p *problem.Problem, n int, opt engine.Options) int {
+	if engine.ModelBytes(p, n, opt.Form) > largeLPBytes && os.Getenv("GOGC") == "" {
 		return debug.SetGCPercent(25)
 	}
 	return -2
@@ -218,11 +218,11 @@ func restoreGC(gc int) {
 }
 
 // exportModel writes the LP of the full n-stage pattern in the chosen form.
-func exportModel(p *problem.Problem, n int, opt pipeline.Options, path string) error {
-	if err := pipeline.CheckSize(p, n, opt); err != nil {
+func exportModel(p *problem.Problem, n int, opt engine.Options, path string) error {
+	if err := engine.CheckSize(p, n, opt); err != nil {
 		return sizeUsage(err, "use fewer stages")
 	}
-	return atomicfile.Write(path, func(w io.Writer) error { return pipeline.WriteModel(w, p, n, opt, pipeline.IsLPFile(path)) })
+	return atomicfile.Write(path, func(w io.Writer) error { return engine.WriteModel(w, p, n, opt, engine.IsLPFile(path)) })
 }
 
 // report is anything the CLI prints in the three output formats.

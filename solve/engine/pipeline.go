@@ -1,4 +1,4 @@
-package pipeline
+package engine
 
 import (
 	"errors"
@@ -240,7 +240,7 @@ func unsolved(nw *formulations.Network, model *lp.Model) *Outcome {
 // pattern.
 func SolvePattern(p *problem.Problem, pat formulations.Pattern, opt Options) (*Outcome, error) {
 	if opt.Solver == nil {
-		return nil, errors.New("pipeline: no solver")
+		return nil, errors.New("engine: no solver")
 	}
 	out, lay, sc, err := newOutcome(p, pat, opt)
 	if err != nil {
@@ -254,7 +254,7 @@ func SolvePattern(p *problem.Problem, pat formulations.Pattern, opt Options) (*O
 		var err error
 		generated, err = out.generate(nw, model, lay, sc, live, opt)
 		if err != nil {
-			return out, fmt.Errorf("pipeline: %s LP with %d messages: %w", p.Kind, len(pat), err)
+			return out, fmt.Errorf("engine: %s LP with %d messages: %w", p.Kind, len(pat), err)
 		}
 	}
 	for q, so := range attempts(opt.Base, opt.Auto, p.Kind) {
@@ -274,12 +274,12 @@ func SolvePattern(p *problem.Problem, pat formulations.Pattern, opt Options) (*O
 			out.Attempts = append(out.Attempts, at)
 			lastErr = err
 			if so.Context != nil && so.Context.Err() != nil {
-				return out, fmt.Errorf("pipeline: %s LP with %d messages: %w", p.Kind, len(pat), err)
+				return out, fmt.Errorf("engine: %s LP with %d messages: %w", p.Kind, len(pat), err)
 			}
 			var se *solver.StatusError
 			if errors.As(err, &se) && (se.Status == solver.Infeasible || se.Status == solver.Unbounded) {
 				out.Status = se.Status
-				return out, fmt.Errorf("pipeline: %s LP with %d messages: %w", p.Kind, len(pat), err)
+				return out, fmt.Errorf("engine: %s LP with %d messages: %w", p.Kind, len(pat), err)
 			}
 			continue
 		}
@@ -303,7 +303,7 @@ func SolvePattern(p *problem.Problem, pat formulations.Pattern, opt Options) (*O
 		if lastErr == nil {
 			lastErr = errors.New("no attempt produced a solution")
 		}
-		return out, fmt.Errorf("pipeline: %s LP with %d messages: %w", p.Kind, len(pat), lastErr)
+		return out, fmt.Errorf("engine: %s LP with %d messages: %w", p.Kind, len(pat), lastErr)
 	}
 	if !generated {
 		out.keepRestart(lay, opt)
@@ -455,7 +455,7 @@ func Solve(p *problem.Problem, n int, opt Options) (*schedule.Schedule, error) {
 			}
 		}
 		if len(sub) == 0 {
-			return nil, errors.New("pipeline: no destination left in the pattern")
+			return nil, errors.New("engine: no destination left in the pattern")
 		}
 		pat = sub
 	}
@@ -496,7 +496,7 @@ func SolveFrom(p *problem.Problem, n int, pat formulations.Pattern, opt Options)
 				next, err = SolvePattern(p, keep, opt)
 			}
 			if err != nil {
-				return nil, fmt.Errorf("pipeline: prune round %d: %w", round+1, err)
+				return nil, fmt.Errorf("engine: prune round %d: %w", round+1, err)
 			}
 			all = append(all, next.Attempts...)
 			if next.Cmax > res.Cmax*(1+1e-12) {

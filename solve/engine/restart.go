@@ -1,4 +1,4 @@
-package pipeline
+package engine
 
 import (
 	"fmt"
@@ -185,7 +185,7 @@ func solveRestarted(p *problem.Problem, pat formulations.Pattern, prev *Outcome,
 	at := attemptOf(so.Algorithm.String()+" (restart)", "off", sol, err, time.Since(t0).Seconds())
 	if err != nil {
 		if so.Context != nil && so.Context.Err() != nil {
-			return nil, nil, fmt.Errorf("pipeline: %s LP with %d messages: %w", p.Kind, len(pat), err)
+			return nil, nil, fmt.Errorf("engine: %s LP with %d messages: %w", p.Kind, len(pat), err)
 		}
 		return nil, []schedule.Attempt{at}, nil
 	}

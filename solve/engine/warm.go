@@ -1,4 +1,4 @@
-package pipeline
+package engine
 
 import (
 	"errors"
@@ -336,7 +336,7 @@ func (e *Sequence) record(n int, sol *solver.Solution, at schedule.Attempt) (*Ou
 	}
 	if !e.isPrefix(nw) {
 		e.broken = true
-		return nil, nil, fmt.Errorf("pipeline: the %d-stage network is not a prefix of the %d-stage one", n, e.capacity)
+		return nil, nil, fmt.Errorf("engine: the %d-stage network is not a prefix of the %d-stage one", n, e.capacity)
 	}
 	model, lay := nw.Build(formulations.FormCompact, e.sc)
 	out := unsolved(nw, model)

@@ -1,4 +1,4 @@
-package pipeline
+package engine
 
 // The solver tolerances of dlsched's solves, in one place: the cold
 // attempts (attempts) and the warm-started Sequence read the same ones —
