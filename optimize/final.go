@@ -1,9 +1,10 @@
 package optimize
 
 import (
-	"github.com/dlsched/dlsched/solve/engine"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/solve/engine"
+	"github.com/dlsched/dlsched/solve/pattern"
 )
 
 // Final is the schedule a search's best point stands for: the problem at
@@ -35,7 +36,7 @@ type Final struct {
 func finalAt(p *problem.Problem, n int, d float64, po engine.Options) (*Final, error) {
 	q := *p
 	q.D = d
-	s, err := SolveBest(&q, n, PatternOptions{Pipeline: po})
+	s, err := pattern.Search(&q, n, pattern.Options{Engine: po})
 	if err != nil {
 		return nil, err
 	}

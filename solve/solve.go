@@ -5,10 +5,10 @@ import (
 	"time"
 
 	"github.com/dlsched/dlsched/executor/replay"
-	"github.com/dlsched/dlsched/optimize"
-	"github.com/dlsched/dlsched/solve/engine"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/solve/engine"
+	"github.com/dlsched/dlsched/solve/pattern"
 )
 
 // The message patterns Schedule can choose.
@@ -35,7 +35,7 @@ type Options struct {
 	// only "" or PatternSearch are valid.
 	Pattern string
 	// Cache shares the pattern search's chains between calls (sweeps).
-	Cache *optimize.PatternCache
+	Cache *pattern.Cache
 	// Warm, without pruning, solves from the basis of the previous call
 	// (optimize.PatternOptions.Warm); sweeps pass one per chain of points
 	// that differ in V and n only.
@@ -121,36 +121,5 @@ func Verify(s *schedule.Schedule, opt Options) (float64, error) {
 // solvePattern solves in the pattern of opt and states the bound over
 // every pattern.
 func solvePattern(p *problem.Problem, n int, opt Options) (*schedule.Schedule, int, error) {
-	pattern := opt.Pattern
-	if pattern == "" {
-		pattern = PatternSearch
-	}
-	if opt.Pipeline.NoPrune && pattern != PatternSearch {
-		return nil, 0, &problem.FieldError{Field: FieldPattern, Value: pattern,
-			Want: "search when pruning is off (without pruning every message of the n-stage pattern is sent)"}
-	}
-	switch pattern {
-	case PatternGreedy:
-		s, err := engine.Solve(p, n, opt.Pipeline)
-		if err != nil {
-			return nil, 0, err
-		}
-		optimize.SetPatternBound(p, s)
-		return s, 0, nil
-	case PatternSearch:
-		// Without pruning SolveBest solves the full pattern as it is.
-		s, err := optimize.SolveBest(p, n, optimize.PatternOptions{Pipeline: opt.Pipeline, Cache: opt.Cache, Warm: opt.Warm})
-		if err != nil {
-			return nil, 0, err
-		}
-		lps := 0
-		if s.Pattern != nil && s.Pattern.Candidates > 0 {
-			lps = s.Pattern.Candidates - 1
-		}
-		return s, lps, nil
-	case PatternExact:
-		s, err := optimize.SolveExact(p, n, optimize.ExactOptions{Pipeline: opt.Pipeline})
-		return s, 0, err
-	}
-	return nil, 0, &problem.FieldError{Field: FieldPattern, Value: pattern, Want: "search, greedy or exact"}
+	return pattern.Solve(p, n, pattern.Options{Engine: opt.Pipeline, Method: opt.Pattern, Cache: opt.Cache, Warm: opt.Warm})
 }

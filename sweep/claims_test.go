@@ -12,8 +12,8 @@ import (
 
 	"github.com/dlsched/dlsched/closedform"
 	"github.com/dlsched/dlsched/optimize"
-	"github.com/dlsched/dlsched/solve/engine"
 	"github.com/dlsched/dlsched/problem"
+	"github.com/dlsched/dlsched/solve/engine"
 	"github.com/dlsched/dlsched/solver/clp"
 	"github.com/dlsched/dlsched/topology"
 )

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dlsched/dlsched/optimize"
 	"github.com/dlsched/dlsched/solve/engine"
+	"github.com/dlsched/dlsched/solve/pattern"
 	"github.com/dlsched/dlsched/solver/clp"
 )
 
@@ -182,7 +182,7 @@ func TestFigureGridsMonotone(t *testing.T) {
 				t.Errorf("%s: stored V=%v D=%v, solved V=%v D=%v", r.Key, r.Problem.V, r.Problem.D, pt.Problem.V, pt.Problem.D)
 			}
 			po := engine.Options{Solver: s, Auto: true, NoPrune: !sp.Run.Prune}
-			b, err := optimize.SolveBest(&pt.Problem, r.Problem.Stages, optimize.PatternOptions{Pipeline: po})
+			b, err := pattern.Search(&pt.Problem, r.Problem.Stages, pattern.Options{Engine: po})
 			if err != nil {
 				t.Fatalf("%s: %v", r.Key, err)
 			}

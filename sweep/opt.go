@@ -4,9 +4,9 @@ import (
 	"errors"
 
 	"github.com/dlsched/dlsched/optimize"
-	"github.com/dlsched/dlsched/solve/engine"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/solve/engine"
 )
 
 // errNoOptimizer is returned for stages = "opt" when the optimizer is not

@@ -15,11 +15,11 @@ import (
 	"github.com/dlsched/dlsched/closedform"
 	"github.com/dlsched/dlsched/executor/replay"
 	"github.com/dlsched/dlsched/formulations"
-	"github.com/dlsched/dlsched/optimize"
-	"github.com/dlsched/dlsched/solve/engine"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solve"
+	"github.com/dlsched/dlsched/solve/engine"
+	"github.com/dlsched/dlsched/solve/pattern"
 	"github.com/dlsched/dlsched/solver"
 	"github.com/dlsched/dlsched/solver/backends"
 )
@@ -137,7 +137,7 @@ func Run(ctx context.Context, sp *Spec, path string, opt Options) (Summary, erro
 
 	rc := opt.Run
 	if rc.Cache == nil {
-		rc.Cache = optimize.NewPatternCache()
+		rc.Cache = pattern.NewCache()
 	}
 	jobs := make(chan []Point)
 	rows := make(chan Row)
@@ -435,7 +435,7 @@ func solvePoint(ctx context.Context, pt Point, s solver.Solver, rc RunConfig, wc
 	c, lb, g := schedule.Float(sch.Cmax), schedule.Float(sch.LowerBound), schedule.Float(sch.Gap)
 	row.Cmax, row.LowerBound, row.Gap = &c, &lb, &g
 	if sch.Pattern == nil {
-		optimize.SetPatternBound(&p, sch) // greedy: the bound over every pattern
+		pattern.SetBound(&p, sch) // greedy: the bound over every pattern
 	}
 	row.Pattern = sch.Pattern.Method
 	if ds := sch.Pattern.Destinations; len(ds) > 0 {

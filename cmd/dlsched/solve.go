@@ -11,10 +11,10 @@ import (
 
 	"github.com/dlsched/dlsched/executor/replay"
 	"github.com/dlsched/dlsched/internal/atomicfile"
-	"github.com/dlsched/dlsched/optimize"
-	"github.com/dlsched/dlsched/solve/engine"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/solve"
+	"github.com/dlsched/dlsched/solve/engine"
+	"github.com/dlsched/dlsched/solve/pattern"
 	"github.com/urfave/cli/v2"
 )
 
@@ -145,7 +145,7 @@ func solveOptions(c *cli.Context) (solve.Options, func(), error) {
 
 // solveErr turns the library's refusals into bad usage naming the flags.
 func solveErr(err error) error {
-	var se *optimize.SizeExactError
+	var se *pattern.ExactSizeError
 	if errors.As(err, &se) {
 		return usagef("invalid --pattern exact: %v", err)
 	}

@@ -1,12 +1,12 @@
-package optimize
+package pattern
 
 import (
 	"fmt"
 	"math"
 	"testing"
 
-	"github.com/dlsched/dlsched/solve/engine"
 	"github.com/dlsched/dlsched/problem"
+	"github.com/dlsched/dlsched/solve/engine"
 	"github.com/dlsched/dlsched/solver/cbc"
 	"github.com/dlsched/dlsched/topology"
 	"pgregory.net/rapid"
@@ -23,7 +23,7 @@ func TestSolveBestBinomialExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	best, err := SolveBest(p, 1, PatternOptions{Pipeline: popts(s, true)})
+	best, err := Search(p, 1, Options{Engine: popts(s, true)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestSolveBestNeverWorse(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		best, err := SolveBest(p, n, PatternOptions{Pipeline: popts(s, true)})
+		best, err := Search(p, n, Options{Engine: popts(s, true)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,14 +88,14 @@ func TestSolveBestStarEscapesGreedy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	best, err := SolveBest(p, 2, PatternOptions{Pipeline: popts(s, true)})
+	best, err := Search(p, 2, Options{Engine: popts(s, true)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if math.Abs(greedy.Cmax-4) > 1e-9 || math.Abs(best.Cmax-11.0/3) > 1e-9 || best.Pattern.Chain != 2 {
 		t.Errorf("greedy %.10g (want 4), search %.10g over %d stage counts (want 11/3 over 2)", greedy.Cmax, best.Cmax, best.Pattern.Chain)
 	}
-	alone, err := searchAt(p, 2, nil, PatternOptions{Pipeline: popts(s, true)})
+	alone, err := searchAt(p, 2, nil, Options{Engine: popts(s, true)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestSolveBestStarEscapesGreedy(t *testing.T) {
 		t.Errorf("search at n = 2 alone: %.10g with %d moves, want 11/3 by a single-message change", alone.Cmax, alone.Pattern.Moves)
 	}
 	if cbc.Available() {
-		ex, err := SolveExact(p, 2, ExactOptions{Pipeline: popts(s, true)})
+		ex, err := Exact(p, 2, Options{Engine: popts(s, true)})
 		if err != nil || math.Abs(ex.Cmax-11.0/3) > 1e-9 || ex.PatternGap > 1e-8 {
 			t.Errorf("exact %v %+v, want 11/3 with a closed pattern gap", err, ex)
 		}
@@ -119,7 +119,7 @@ func TestSolveBestContinuousInV(t *testing.T) {
 	var got [2]float64
 	for i, v := range []float64{177.82794100389228, 177.827941003892} {
 		p := fig11(topology.LLF, 1e4, v)
-		b, err := SolveBest(p, p.NMin(), PatternOptions{Pipeline: popts(s, true)})
+		b, err := Search(p, p.NMin(), Options{Engine: popts(s, true)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package optimize
+package pattern
 
 import (
 	"math"
@@ -10,8 +10,8 @@ import (
 
 	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/internal/testutil"
-	"github.com/dlsched/dlsched/solve/engine"
 	"github.com/dlsched/dlsched/problem"
+	"github.com/dlsched/dlsched/solve/engine"
 	"github.com/dlsched/dlsched/solver/cbc"
 	"github.com/dlsched/dlsched/topology"
 )
@@ -73,7 +73,7 @@ func TestSolveExactMatchesEnumeration(t *testing.T) {
 			continue
 		}
 		want := bruteForce(p, n, popts(s, true))
-		got, err := SolveExact(p, n, ExactOptions{Pipeline: popts(s, true)})
+		got, err := Exact(p, n, Options{Engine: popts(s, true)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,11 +109,11 @@ func TestSolveBestAgainstExact(t *testing.T) {
 		if !ok {
 			continue
 		}
-		ex, err := SolveExact(p, n, ExactOptions{Pipeline: popts(s, true)})
+		ex, err := Exact(p, n, Options{Engine: popts(s, true)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		best, err := SolveBest(p, n, PatternOptions{Pipeline: popts(s, true)})
+		best, err := Search(p, n, Options{Engine: popts(s, true)})
 		if err != nil {
 			t.Fatal(err)
 		}

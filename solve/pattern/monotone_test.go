@@ -1,4 +1,4 @@
-package optimize
+package pattern
 
 import (
 	"math"
@@ -36,7 +36,7 @@ func TestSearchMonotoneInN(t *testing.T) {
 		}
 		prev := math.Inf(1)
 		for n := n0; n <= n0+2; n++ {
-			b, err := SolveBest(p, n, PatternOptions{Pipeline: popts(s, true)})
+			b, err := Search(p, n, Options{Engine: popts(s, true)})
 			if err != nil {
 				t.Fatalf("n=%d: %v", n, err)
 			}
@@ -61,7 +61,7 @@ func TestSearchContinuousInV(t *testing.T) {
 		if n*len(p.Dests()) > 24 {
 			t.Skip("too many messages")
 		}
-		a, err := SolveBest(p, n, PatternOptions{Pipeline: popts(s, true)})
+		a, err := Search(p, n, Options{Engine: popts(s, true)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,7 +73,7 @@ func TestSearchContinuousInV(t *testing.T) {
 			// S=C=A=V=1, D=0.5: 3.5 on two processors, 4 on three).
 			t.Skip("V is a multiple of D")
 		}
-		b, err := SolveBest(&q, n, PatternOptions{Pipeline: popts(s, true)})
+		b, err := Search(&q, n, Options{Engine: popts(s, true)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,7 +91,7 @@ func TestSearchContinuousIssueExample(t *testing.T) {
 	var c []float64
 	for _, v := range []float64{177.82794100389228, 177.827941003892} {
 		p := &problem.Problem{Kind: topology.Binomial, Order: topology.LLF, P: 2, H: 10, S: 1e-3, C: 1e-6, A: 1e-3, D: 1e4, V: v}
-		b, err := SolveBest(p, p.NMin(), PatternOptions{Pipeline: popts(s, true)})
+		b, err := Search(p, p.NMin(), Options{Engine: popts(s, true)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,13 +117,13 @@ func TestSearchMonotoneInD(t *testing.T) {
 		if n*len(p.Dests()) > 24 {
 			t.Skip("too many messages")
 		}
-		a, err := SolveBest(p, n, PatternOptions{Pipeline: popts(s, true)})
+		a, err := Search(p, n, Options{Engine: popts(s, true)})
 		if err != nil {
 			t.Fatal(err)
 		}
 		q := *p
 		q.D = p.D * rapid.Float64Range(1, 3).Draw(t, "grow")
-		b, err := SolveBest(&q, n, PatternOptions{Pipeline: popts(s, true)})
+		b, err := Search(&q, n, Options{Engine: popts(s, true)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -145,7 +145,7 @@ func TestSearchMonotoneInD(t *testing.T) {
 // patterns (the pattern MILP) on random small stars.
 func TestPatternBoundPort(t *testing.T) {
 	p := &problem.Problem{Kind: topology.Star, M: 10, S: 0.1, C: 1e-4, A: 1e-4, D: 1e5, V: 1e7}
-	if lb, _ := PatternBound(p); math.Abs(lb-1010) > 1e-9 {
+	if lb, _ := Bound(p); math.Abs(lb-1010) > 1e-9 {
 		t.Errorf("port bound %.12g, want 1010", lb)
 	}
 	needCbc(t)
@@ -159,11 +159,11 @@ func TestPatternBoundPort(t *testing.T) {
 		if n*q.M > 16 {
 			t.Skip("too many messages")
 		}
-		ex, err := SolveExact(q, n, ExactOptions{Pipeline: popts(s, true)})
+		ex, err := Exact(q, n, Options{Engine: popts(s, true)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if lb, how := PatternBound(q); lb > ex.Cmax*(1+1e-9) {
+		if lb, how := Bound(q); lb > ex.Cmax*(1+1e-9) {
 			t.Fatalf("%s %.12g above the exact optimum %.12g", how, lb, ex.Cmax)
 		}
 	})
@@ -177,7 +177,7 @@ func TestPatternCacheSameResults(t *testing.T) {
 	s := newClp(t)
 	p := &problem.Problem{Kind: topology.Star, M: 4, S: 0.3, C: 0.2, A: 1, D: 8, V: 40}
 	po := popts(s, true)
-	cache := NewPatternCache()
+	cache := NewCache()
 	var order []int
 	for n := p.NMin(); n <= 12; n++ {
 		order = append(order, n)
@@ -186,11 +186,11 @@ func TestPatternCacheSameResults(t *testing.T) {
 		order = append(order, order[i])
 	}
 	for _, n := range order {
-		a, err := SolveBest(p, n, PatternOptions{Pipeline: po, Cache: cache})
+		a, err := Search(p, n, Options{Engine: po, Cache: cache})
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := SolveBest(p, n, PatternOptions{Pipeline: po})
+		b, err := Search(p, n, Options{Engine: po})
 		if err != nil {
 			t.Fatal(err)
 		}
