@@ -33,10 +33,9 @@ import (
 	"github.com/dlsched/dlsched/executor/farm/pfarm"
 	"github.com/dlsched/dlsched/executor/replay"
 	"github.com/dlsched/dlsched/optimize"
-	"github.com/dlsched/dlsched/solve/engine"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
-	"github.com/dlsched/dlsched/solver"
+	"github.com/dlsched/dlsched/solve"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -157,7 +156,7 @@ type Options struct {
 	Queue      int
 	Strategies []string
 	// Solver solves the LPs.
-	Solver solver.Solver
+	Solver *solve.Solver
 	// NMax bounds dls's search over n (0: optimize's default).
 	NMax int
 }
@@ -342,7 +341,7 @@ func (p *Platform) problem(procs []float64) *problem.Problem {
 // bestSchedule is the schedule of pr at its best n (optimize.OverN),
 // solved as `dlsched solve --stages n` solves it (the pattern search).
 func bestSchedule(pr *problem.Problem, o Options) (*schedule.Schedule, error) {
-	res, err := optimize.OverN(pr, optimize.Options{Pipeline: engine.Options{Solver: o.Solver}, NMax: o.NMax})
+	res, err := optimize.OverN(pr, optimize.Options{Solve: solve.Options{Solver: o.Solver}, NMax: o.NMax})
 	if err != nil {
 		return nil, err
 	}

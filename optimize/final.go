@@ -3,8 +3,7 @@ package optimize
 import (
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
-	"github.com/dlsched/dlsched/solve/engine"
-	"github.com/dlsched/dlsched/solve/pattern"
+	"github.com/dlsched/dlsched/solve"
 )
 
 // Final is the schedule a search's best point stands for: the problem at
@@ -32,14 +31,17 @@ type Final struct {
 	Schedule *schedule.Schedule `json:"-"`
 }
 
-// finalAt solves p (with buffer d) at n stages with SolveBest.
-func finalAt(p *problem.Problem, n int, d float64, po engine.Options) (*Final, error) {
+// finalAt solves p (with buffer d) at n stages as `dlsched solve` does:
+// the pattern search of solve.Schedule, without verification.
+func finalAt(p *problem.Problem, n int, d float64, opt solve.Options) (*Final, error) {
 	q := *p
 	q.D = d
-	s, err := pattern.Search(&q, n, pattern.Options{Engine: po})
+	opt.Pattern, opt.Cache, opt.Warm, opt.Verify = "search", nil, nil, false
+	res, err := solve.Schedule(&q, n, opt)
 	if err != nil {
 		return nil, err
 	}
+	s := res.Schedule
 	return &Final{Stages: n, D: schedule.Float(d), Cmax: schedule.Float(s.Cmax),
 		LowerBound: schedule.Float(s.LowerBound), Gap: schedule.Float(s.Gap),
 		PatternLowerBound: schedule.Float(s.PatternLowerBound), PatternGap: schedule.Float(s.PatternGap),

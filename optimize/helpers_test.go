@@ -4,20 +4,27 @@ import (
 	"math"
 	"testing"
 
-	"github.com/dlsched/dlsched/internal/testutil"
-	"github.com/dlsched/dlsched/solve/engine"
 	"github.com/dlsched/dlsched/problem"
-	"github.com/dlsched/dlsched/solver"
+	"github.com/dlsched/dlsched/solve"
 	"github.com/dlsched/dlsched/topology"
 )
 
-// newClp returns a Clp solver or skips the test when Clp is not built in.
-func newClp(t testing.TB) solver.Solver { return testutil.Clp(t) }
+// newClp returns a Clp solver, released when the test ends, or skips the
+// test when Clp is not built in.
+func newClp(t testing.TB) *solve.Solver {
+	t.Helper()
+	s, done, err := solve.NewSolver("clp")
+	if err != nil {
+		t.Skipf("clp unavailable: %v", err)
+	}
+	t.Cleanup(done)
+	return s
+}
 
-// popts returns the pipeline options the CLI uses by default (--algorithm
-// auto), with pruning as given.
-func popts(s solver.Solver, prune bool) engine.Options {
-	return engine.Options{Solver: s, Auto: true, NoPrune: !prune}
+// popts returns the options the CLI uses by default (--algorithm auto),
+// with pruning as given.
+func popts(s *solve.Solver, prune bool) solve.Options {
+	return solve.Options{Solver: s, Algorithm: "auto", NoPrune: !prune}
 }
 
 func relDiff(a, b float64) float64 {

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/dlsched/dlsched/closedform"
-	"github.com/dlsched/dlsched/solve/engine"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/solve"
 )
 
 // StageRule says which n OverD uses for each buffer size.
@@ -111,7 +111,7 @@ func OverD(p *problem.Problem, opt DOptions) (*DResult, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	if opt.Pipeline.Solver == nil {
+	if opt.Solve.Solver == nil {
 		return nil, errors.New("optimize: no solver")
 	}
 	if !(opt.DMin > 0) || math.IsInf(opt.DMin, 0) {
@@ -263,7 +263,7 @@ func OverD(p *problem.Problem, opt DOptions) (*DResult, error) {
 	}
 	res.Note = strings.Join(notes, "; ")
 	if res.Best.Stages > 0 {
-		fin, err := finalAt(p, res.Best.Stages, float64(res.Best.D), opt.Pipeline)
+		fin, err := finalAt(p, res.Best.Stages, float64(res.Best.D), opt.Solve)
 		if err != nil {
 			return nil, err
 		}
@@ -305,7 +305,7 @@ func evalD(p *problem.Problem, d float64, opt DOptions, st *Stats) (Point, strin
 	case StagesBest:
 		r, err := OverN(&q, opt.Options)
 		if err != nil {
-			var se *engine.SizeError
+			var se *solve.SizeError
 			if errors.As(err, &se) {
 				return inf, fmt.Sprintf("D=%g skipped: %v", d, err), nil
 			}
@@ -324,9 +324,9 @@ func evalD(p *problem.Problem, d float64, opt DOptions, st *Stats) (Point, strin
 		inf.Stages = nmin
 		return inf, fmt.Sprintf("D=%g skipped: n_min=%d stages", d, nmin), nil
 	}
-	s, err := engine.Solve(&q, n, opt.Pipeline)
+	s, err := solve.Greedy(&q, n, opt.Solve)
 	if err != nil {
-		var se *engine.SizeError
+		var se *solve.SizeError
 		if errors.As(err, &se) {
 			inf.Stages = n
 			return inf, fmt.Sprintf("D=%g skipped: %v", d, err), nil

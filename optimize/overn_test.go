@@ -5,9 +5,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/dlsched/dlsched/solve/engine"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/solve"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -46,7 +46,7 @@ func TestFullPatternBound(t *testing.T) {
 				if n < c.p.NMin() {
 					t.Fatalf("n=%d below n_min=%d", n, c.p.NMin())
 				}
-				sc, err := engine.Solve(c.p, n, popts(s, false))
+				sc, err := solve.Greedy(c.p, n, popts(s, false))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -67,7 +67,7 @@ func TestFullPatternBound(t *testing.T) {
 // linearly with n"): Cmax_full(150) = 150·0.1 + 1000 = 1015.
 func TestFullPatternBoundTight(t *testing.T) {
 	s := newClp(t)
-	sc, err := engine.Solve(fig9b(), 150, popts(s, false))
+	sc, err := solve.Greedy(fig9b(), 150, popts(s, false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ const (
 
 // TestOverNFig9bExhaustive is the acceptance test of issue 5: OverN on the
 // Fig. 9b star (m=10, S=1e-2, C=1e-4, A=1e-3, D=1e5, V=1e7) finds the same
-// minimum as an exhaustive scan of engine.Solve(p, k) (what `dlsched
+// minimum as an exhaustive scan of solve.Greedy(p, k) (what `dlsched
 // solve --stages k` runs). The scan covers the whole range OverN claims
 // plus 25 stages beyond its stop, where only the unpruned curve is covered
 // by the rule; with -short it covers n_min..n_min+5, the 20 stages around
@@ -111,7 +111,7 @@ const (
 func TestOverNFig9bExhaustive(t *testing.T) {
 	s := newClp(t)
 	p := fig9b()
-	r, err := OverN(p, Options{Pipeline: popts(s, true)})
+	r, err := OverN(p, Options{Solve: popts(s, true)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestOverNFig9bExhaustive(t *testing.T) {
 		go func(w int) {
 			defer wg.Done()
 			for i := w; i < len(ks); i += 2 {
-				sc, err := engine.Solve(p, ks[i], popts(fresh, true))
+				sc, err := solve.Greedy(p, ks[i], popts(fresh, true))
 				if err != nil {
 					errs[i] = err
 					return
@@ -190,7 +190,7 @@ func TestOverNFig9bExhaustive(t *testing.T) {
 // TestOverNWarmMatchesCold: the warm-started unpruned curve equals the cold
 // one point by point (within the certification tolerance), on a star and on
 // trees whose networks have link, store-and-forward and buffer arcs (the
-// prefix property engine.Sequence relies on).
+// prefix property solve.Sequence relies on).
 func TestOverNWarmMatchesCold(t *testing.T) {
 	s := newClp(t)
 	cases := []*problem.Problem{
@@ -201,11 +201,11 @@ func TestOverNWarmMatchesCold(t *testing.T) {
 	}
 	for _, p := range cases {
 		t.Run(p.Kind.String()+"_"+p.Order.String(), func(t *testing.T) {
-			warm, err := OverN(p, Options{Pipeline: popts(s, false)})
+			warm, err := OverN(p, Options{Solve: popts(s, false)})
 			if err != nil {
 				t.Fatal(err)
 			}
-			cold, err := OverN(p, Options{Pipeline: popts(s, false), NoWarm: true})
+			cold, err := OverN(p, Options{Solve: popts(s, false), NoWarm: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -243,7 +243,7 @@ func TestOverNWarmMatchesCold(t *testing.T) {
 func TestOverNGuard(t *testing.T) {
 	s := newClp(t)
 	p := &problem.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, D: 1e4, V: 1e5}
-	r, err := OverN(p, Options{Pipeline: popts(s, false), NMax: 8})
+	r, err := OverN(p, Options{Solve: popts(s, false), NMax: 8})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,14 +251,14 @@ func TestOverNGuard(t *testing.T) {
 		t.Errorf("covered=%v last=%d n_min=%d rule_n=%d note=%q; want false 8 1 ~1000 and a note", r.Covered, r.Last, r.NMin, r.RuleN, r.Note)
 	}
 	p.S = 0 // every stage free: L(n) = CV does not grow
-	r, err = OverN(p, Options{Pipeline: popts(s, false), NMax: 4})
+	r, err = OverN(p, Options{Solve: popts(s, false), NMax: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.Covered || r.RuleN != 0 || !strings.Contains(r.Note, "S = 0") {
 		t.Errorf("S=0: covered=%v rule_n=%d note=%q", r.Covered, r.RuleN, r.Note)
 	}
-	if _, err := OverN(fig9b(), Options{Pipeline: popts(s, false), NMax: 3}); err == nil {
+	if _, err := OverN(fig9b(), Options{Solve: popts(s, false), NMax: 3}); err == nil {
 		t.Errorf("n-max below n_min accepted")
 	}
 }

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/dlsched/dlsched/closedform"
-	"github.com/dlsched/dlsched/solve/engine"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/solve"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -111,7 +111,7 @@ func RelaySplit(p *problem.Problem, opt SplitOptions) (*SplitResult, error) {
 	if err := base.Validate(); err != nil {
 		return nil, err
 	}
-	if opt.Pipeline.Solver == nil {
+	if opt.Solve.Solver == nil {
 		return nil, errors.New("optimize: no solver")
 	}
 	if opt.Stages == StagesFixed && opt.N < 1 {
@@ -311,7 +311,7 @@ func evalSplit(base *problem.Problem, set []int, opt SplitOptions, st *Stats) (S
 		s.Skipped = fmt.Sprintf("n_min=%d stages", n)
 		return s, "", nil
 	}
-	sc, err := engine.Solve(&q, n, opt.Pipeline)
+	sc, err := solve.Greedy(&q, n, opt.Solve)
 	if err != nil {
 		return s, "", fmt.Errorf("%s: %w", label, err)
 	}

@@ -21,22 +21,22 @@ func TestReports(t *testing.T) {
 	s := newClp(t)
 	p := smallStar()
 	p.D = 50
-	rn, err := OverN(p, Options{Pipeline: popts(s, true)})
+	rn, err := OverN(p, Options{Solve: popts(s, true)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	q := smallStar()
-	rd, err := OverD(q, DOptions{Options: Options{Pipeline: popts(s, true)}, DMin: 10, DMax: 1000, Points: 4, Stages: StagesMin, Within: 0.01})
+	rd, err := OverD(q, DOptions{Options: Options{Solve: popts(s, true)}, DMin: 10, DMax: 1000, Points: 4, Stages: StagesMin, Within: 0.01})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs, err := OverND(q, []float64{50, 500}, Options{Pipeline: popts(s, false)}, 0)
+	rs, err := OverND(q, []float64{50, 500}, Options{Solve: popts(s, false)}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tp := fig11(topology.NLF, 1e4, 1e5)
 	tp.H = 4
-	rr, err := RelaySplit(tp, SplitOptions{Options: Options{Pipeline: popts(s, true)}, Stages: StagesMin})
+	rr, err := RelaySplit(tp, SplitOptions{Options: Options{Solve: popts(s, true)}, Stages: StagesMin})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -105,7 +105,7 @@ func OverND(p *problem.Problem, ds []float64, opt Options, through int) (*Surfac
 		}
 	}
 	if res.Best.Stages > 0 {
-		fin, err := finalAt(p, res.Best.Stages, float64(res.Best.D), opt.Pipeline)
+		fin, err := finalAt(p, res.Best.Stages, float64(res.Best.D), opt.Solve)
 		if err != nil {
 			return nil, err
 		}

@@ -13,8 +13,7 @@ import (
 	"github.com/dlsched/dlsched/closedform"
 	"github.com/dlsched/dlsched/optimize"
 	"github.com/dlsched/dlsched/problem"
-	"github.com/dlsched/dlsched/solve/engine"
-	"github.com/dlsched/dlsched/solver/clp"
+	"github.com/dlsched/dlsched/solve"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -89,20 +88,13 @@ func TestPaperClaims(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the paper's figure sweeps")
 	}
-	if !clp.Available() {
-		t.Skip("clp not built in")
-	}
 	var cs []claim
 	add := func(where, says, v, data string) { cs = append(cs, claim{where, says, v, data}) }
 
 	// Fig. 6: one schedule, m = 10, n = 4, the paper's model (no pruning).
-	s, err := clp.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := newClp(t)
 	p6 := &problem.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, D: 1e4, V: 5e3}
-	s6, err := engine.Solve(p6, 4, engine.Options{Solver: s, Auto: true, NoPrune: true})
+	s6, err := solve.Greedy(p6, 4, solve.Options{Solver: s, Algorithm: "auto", NoPrune: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -523,7 +515,7 @@ func TestPaperClaims(t *testing.T) {
 	ds := closedform.DStarFor(star)
 	at, inf := *star, *star
 	at.D, inf.D = ds.D, math.Inf(1)
-	po := optimize.Options{Pipeline: engine.Options{Solver: s, Auto: true}}
+	po := optimize.Options{Solve: solve.Options{Solver: s, Algorithm: "auto"}}
 	ra, err := optimize.OverN(&at, po)
 	if err != nil {
 		t.Fatal(err)

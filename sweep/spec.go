@@ -11,7 +11,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/dlsched/dlsched/problem"
-	"github.com/dlsched/dlsched/solve/pattern"
+	"github.com/dlsched/dlsched/solve"
 	"github.com/dlsched/dlsched/table"
 	"github.com/dlsched/dlsched/topology"
 )
@@ -99,7 +99,7 @@ type RunConfig struct {
 	Pattern string
 	// Cache shares the pattern search's results between points (Run sets
 	// one per run; nil caches nothing). It changes no result.
-	Cache *pattern.Cache
+	Cache *solve.PatternCache
 }
 
 // Spec is a parsed sweep specification.

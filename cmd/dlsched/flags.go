@@ -5,9 +5,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dlsched/dlsched/solve/engine"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/solve"
 	"github.com/urfave/cli/v2"
 )
 
@@ -15,7 +15,7 @@ import (
 func isUsage(err error) bool {
 	var fe *problem.FieldError
 	var se *problem.StagesError
-	var ze *engine.SizeError
+	var ze *solve.SizeError
 	return errors.As(err, &fe) || errors.As(err, &se) || errors.As(err, &ze)
 }
 
@@ -23,7 +23,7 @@ func isUsage(err error) bool {
 // the two differ; problem fields (S, m, ...) are their own flag names.
 var optionFlags = map[string]string{
 	"NMax": "n-max", "DMin": "D-min", "DMax": "D-max", "Points": "points", "Within": "within", "N": "stages",
-	engine.FieldMaxMemoryMB: "max-memory",
+	solve.FieldMaxMemoryMB: "max-memory",
 }
 
 // flagName is the command line's name of a library field: "--S",

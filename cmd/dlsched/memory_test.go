@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/dlsched/dlsched/executor/replay"
-	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/problem"
+	"github.com/dlsched/dlsched/solve"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -49,7 +49,11 @@ func TestMemoryEstimate(t *testing.T) {
 	} {
 		p := c.p
 		p.S, p.C, p.A, p.D, p.V = 1e-3, 1e-6, 1e-3, math.Inf(1), 5e6
-		est := float64(formulations.EstimateFull(&p, c.n, formulations.FormCompact).Bytes())
+		lpBytes, err := solve.ModelBytes(&p, c.n, solve.Options{Form: "compact"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		est := float64(lpBytes)
 		args := []string{"--topology", p.Kind.String(), "--D", "inf", "--stages", strconv.Itoa(c.n), "--no-prune"}
 		if p.Kind == topology.Star {
 			args = append(args, "--m", strconv.Itoa(p.M))

@@ -64,12 +64,12 @@ func optimizeAction(c *cli.Context) error {
 	if err := checkSearchFlags(c, over); err != nil {
 		return err
 	}
-	opt, done, err := pipelineOptions(c)
+	opt, done, err := lpOptions(c)
 	if err != nil {
 		return err
 	}
 	defer done()
-	base := optimize.Options{Pipeline: opt, NMax: c.Int("n-max"), NoWarm: c.Bool("no-warm"), NoTimings: c.Bool("no-timings")}
+	base := optimize.Options{Solve: opt, NMax: c.Int("n-max"), NoWarm: c.Bool("no-warm"), NoTimings: c.Bool("no-timings")}
 	rep, err := runSearch(c, over, p, base)
 	if err != nil {
 		return err

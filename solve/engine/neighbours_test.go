@@ -1,9 +1,7 @@
-package sweep
+package engine
 
 import (
-	"context"
 	"math"
-	"strconv"
 	"testing"
 	"time"
 
@@ -32,7 +30,7 @@ func warmCase(n, points int) (*formulations.Network, []float64) {
 }
 
 // solveNeighbours solves the points cold (a fresh primal solve each, as
-// the pipeline does) or warm (one load, then a dual re-solve from the
+// Solve does) or warm (one load, then a dual re-solve from the
 // previous basis after the bound change). It returns the total simplex
 // iterations, the LP time and the objective values.
 func solveNeighbours(tb testing.TB, n, points int, warm bool) (iters int, lpTime time.Duration, obj []float64) {
@@ -68,7 +66,8 @@ func solveNeighbours(tb testing.TB, n, points int, warm bool) (iters int, lpTime
 
 // TestWarmStartNeighbours checks that warm and cold solves of neighbouring
 // points agree, and logs what the warm start saves (go test -v -run
-// WarmStart ./sweep/). The numbers are reported in docs/figures.md.
+// WarmStart ./solve/engine/). The numbers are reported in
+// docs/figures.md; Sequence is the engine's use of it.
 func TestWarmStartNeighbours(t *testing.T) {
 	if testing.Short() {
 		t.Skip("measurement")
@@ -81,32 +80,24 @@ func TestWarmStartNeighbours(t *testing.T) {
 				t.Errorf("n=%d point %d: cold %.12g warm %.12g", n, i, co[i], wo[i])
 			}
 		}
-		// The whole point (build, solve, repair, certify, prune, verify)
-		// for comparison.
-		sp := mustParse(t, `
-[problem]
-topology = "star"
-m = 10
-S = 1e-3
-C = 1e-6
-A = 1e-3
-D = inf
-V = { from = 1e4, to = 1e5, points = 20, scale = "log" }
-stages = `+strconv.Itoa(n)+`
-[run]
-pattern = "greedy"  # the pipeline's whole point, not the pattern search
-`)
-		s, _ := clp.New()
+		// The whole point as the engine solves it (build, solve, repair,
+		// certify, prune), cold, for comparison.
+		s, err := clp.New()
+		if err != nil {
+			t.Skip("clp not built in: ", err)
+		}
+		nw, vs := warmCase(n, 20)
 		t0 := time.Now()
-		for _, pt := range sp.Points() {
-			r := SolvePoint(context.Background(), pt, s, sp.Run)
-			if r.Status != StatusOptimal {
-				t.Fatalf("%s: %s %s", pt.Key, r.Status, r.Error)
+		for _, v := range vs {
+			p := *nw.Prob
+			p.V = v
+			if _, err := Solve(&p, n, Options{Solver: s, Auto: true}); err != nil {
+				t.Fatalf("V=%g: %v", v, err)
 			}
 		}
 		whole := time.Since(t0)
 		s.Close()
-		t.Logf("n=%d, 20 neighbouring points: cold %d iterations %v, warm %d iterations %v; whole points (solve+prune+certify+verify) %v",
+		t.Logf("n=%d, 20 neighbouring points: cold %d iterations %v, warm %d iterations %v; whole points (solve+prune+certify) %v",
 			n, ci, ct.Round(time.Microsecond), wi, wt.Round(time.Microsecond), whole.Round(time.Millisecond))
 	}
 }
