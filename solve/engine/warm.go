@@ -217,23 +217,11 @@ var errWarmFailed = errors.New("warm start gave no certified answer")
 // tolerance, the solver failed, or the model would exceed the memory
 // limit); warm reports whether the solve started from a previous basis.
 func (e *Sequence) Solve(n int) (out *Outcome, warm, ok bool) {
-	if n < 1 {
-		return nil, false, false
-	}
-	if e.broken {
+	if n < 1 || e.broken {
 		return nil, false, false
 	}
 	if e.model == nil || n > e.capacity {
-		// Room to grow: switched-off stages still cost every warm
-		// re-solve (Resolve has no presolve to drop them), so the first
-		// model holds a quarter more stages than asked (at least 4), and
-		// a model outgrown doubles.
-		c := 2 * e.capacity
-		if c < n+max(4, n/4) {
-			c = n + max(4, n/4)
-		}
-		reserved := e.reserve > c && e.reserve <= 2*n && e.build(e.reserve)
-		if !reserved && !e.build(c) {
+		if !e.grow(n) {
 			return nil, false, false
 		}
 		e.loaded = false // a new model: loaded and solved from scratch below
@@ -251,35 +239,7 @@ func (e *Sequence) Solve(n int) (out *Outcome, warm, ok bool) {
 	// re-solves measured faster (p = 2, h = 5: 0.75 s against 0.87 s).
 	so := attempts(e.opt.Base, e.opt.Auto, e.p.Kind)[0]
 	t0 := time.Now()
-	var sol *solver.Solution
-	var err error
-	if !e.loaded {
-		if err := e.inc.Load(e.model); err != nil {
-			return nil, false, false
-		}
-		for j := n * e.dsts; j < len(e.nw.Pattern); j++ {
-			e.setMsg(j, false)
-		}
-		e.enabled = n
-		// From scratch (with presolve) where the backend solves a loaded
-		// model so (Clp's SolveLoaded), else from the slack basis.
-		if s, ok := e.inc.(interface {
-			SolveLoaded(solver.Options) (*solver.Solution, error)
-		}); ok {
-			sol, err = s.SolveLoaded(so)
-		} else {
-			sol, err = e.inc.Resolve(so)
-		}
-	} else {
-		for j := e.enabled * e.dsts; j < n*e.dsts; j++ {
-			e.setMsg(j, true)
-		}
-		for j := n * e.dsts; j < e.enabled*e.dsts; j++ {
-			e.setMsg(j, false)
-		}
-		e.enabled = n
-		sol, err = e.inc.Resolve(so)
-	}
+	sol, err := e.solveAt(n, so)
 	if err != nil || sol == nil {
 		e.loaded = false
 		return nil, warm, false
@@ -291,25 +251,74 @@ func (e *Sequence) Solve(n int) (out *Outcome, warm, ok bool) {
 	}
 	at := schedule.Attempt{Algorithm: name, Presolve: presolveName(so.Presolve), Status: sol.Status.String(),
 		Iterations: sol.Iterations, Seconds: time.Since(t0).Seconds()}
-	// The cold path's polish where the answer does not certify, or where
-	// its loads cannot be repaired to carry V (as when V fills the n
-	// stages to the last unit and the loads sit within the primal
-	// tolerance of their bounds).
+	out, err = e.certified(n, sol, at, so)
+	if err != nil {
+		return nil, warm, false
+	}
+	out.clamp()
+	return out, warm, out.Gap() <= e.opt.tol()
+}
+
+// grow builds a model with room for n stages. Switched-off stages still
+// cost every warm re-solve (Resolve has no presolve to drop them), so the
+// first model holds a quarter more stages than asked (at least 4), a
+// model outgrown doubles, and a reservation (Reserve) is kept when it is
+// at most twice n.
+func (e *Sequence) grow(n int) bool {
+	c := 2 * e.capacity
+	if c < n+max(4, n/4) {
+		c = n + max(4, n/4)
+	}
+	reserved := e.reserve > c && e.reserve <= 2*n && e.build(e.reserve)
+	return reserved || e.build(c)
+}
+
+// solveAt switches the first n stages on and solves with so: from
+// scratch on a model not yet loaded (with presolve where the backend
+// solves a loaded model so, Clp's SolveLoaded; else from the slack
+// basis), otherwise from the previous basis.
+func (e *Sequence) solveAt(n int, so solver.Options) (*solver.Solution, error) {
+	if !e.loaded {
+		if err := e.inc.Load(e.model); err != nil {
+			return nil, err
+		}
+		for j := n * e.dsts; j < len(e.nw.Pattern); j++ {
+			e.setMsg(j, false)
+		}
+		e.enabled = n
+		if s, ok := e.inc.(interface {
+			SolveLoaded(solver.Options) (*solver.Solution, error)
+		}); ok {
+			return s.SolveLoaded(so)
+		}
+		return e.inc.Resolve(so)
+	}
+	for j := e.enabled * e.dsts; j < n*e.dsts; j++ {
+		e.setMsg(j, true)
+	}
+	for j := n * e.dsts; j < e.enabled*e.dsts; j++ {
+		e.setMsg(j, false)
+	}
+	e.enabled = n
+	return e.inc.Resolve(so)
+}
+
+// certified records the solution of the n-stage prefix and polishes as the
+// cold path does where the answer does not certify, or where its loads
+// cannot be repaired to carry V (as when V fills the n stages to the last
+// unit and the loads sit within the primal tolerance of their bounds).
+func (e *Sequence) certified(n int, sol *solver.Solution, at schedule.Attempt, so solver.Options) (*Outcome, error) {
 	out, lay, err := e.record(n, sol, at)
 	if errors.Is(err, errWarmFailed) {
 		if s2, at2, perr := polish(e.inc, so); perr == nil {
-			out, lay, err = e.record(n, s2, at2)
+			out, _, err = e.record(n, s2, at2)
 		}
 	} else if err == nil && out.Gap() > e.opt.tol() {
 		if s2, at2, perr := polish(e.inc, so); perr == nil {
 			e.add(out, lay, s2, at2)
 		}
 	}
-	if err != nil {
-		return nil, warm, false
-	}
-	out.clamp()
-	return out, warm, out.Gap() <= e.opt.tol()
+	return out, err
 }
 
 // ScheduleFor is SolveFor as a schedule: what the cold Solve returns
