@@ -116,7 +116,7 @@ type Layout struct {
 // SizeEstimate predicts the size of the LP before it is built.
 type SizeEstimate struct {
 	Vars, Rows, Nonzeros int64
-	// Generated is true when the LP is one that the pipeline solves by
+	// Generated is true when the LP is one that the engine solves by
 	// stage generation by default (GeneratedByDefault): the solver then
 	// holds only a restricted LP and the full model lives in this process
 	// alone.
@@ -124,11 +124,11 @@ type SizeEstimate struct {
 }
 
 // GenerationMinMessages is the smallest pattern (in messages) whose LP
-// the pipeline solves by stage generation; smaller LPs are solved whole,
+// the engine (solve/engine) solves by stage generation; smaller LPs are solved whole,
 // which is as fast.
 const GenerationMinMessages = 1000
 
-// GeneratedByDefault reports whether the pipeline solves the LP of a
+// GeneratedByDefault reports whether the engine solves the LP of a
 // pattern of msgs messages in form f by stage generation unless told not
 // to: compact form, at least GenerationMinMessages messages, and a star or
 // binomial tree (on ordinary trees the restricted LP keeps the whole

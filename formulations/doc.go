@@ -25,7 +25,7 @@
 //     (docs/formulations.md gives the equivalence with the other two).
 //
 // BuildRestricted writes the compact LP restricted to some messages, the
-// restricted LP of the pipeline's stage generation.
+// restricted LP of the engine's stage generation (solve/engine).
 //
 // All are built in scaled units (loads in units of L0, times in units of
 // T0, see Scale) for numerical stability; decoding reports the user's

@@ -332,7 +332,7 @@ func pw(nw *Network, e int) float64 { return math.Pow(float64(nw.Prob.P), float6
 // alone gives a different earliest makespan on some random loads — lower
 // where the printed text misses a rule of the physical model, higher where
 // it charges a longer duration than the hop lasts (p ≥ 2). The repaired
-// families agree with the executor (pipeline tests), so each printed
+// families agree with the executor (solve/engine tests), so each printed
 // version is wrong, not just written differently. The range repairs that
 // only name hops that do not exist ((24) at l = i−1) cannot be reverted
 // and are not listed.

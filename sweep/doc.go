@@ -1,5 +1,5 @@
 // Package sweep runs parameter grids of divisible-load problems: it parses
-// a TOML spec, expands it into points, solves each point with the pipeline
+// a TOML spec, expands it into points, solves each point with package solve
 // (and checks it on the executor), and appends one JSON line per point to a
 // results file that survives being killed at any moment.
 //

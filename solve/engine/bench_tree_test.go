@@ -67,7 +67,7 @@ func largestTree(o topology.Order, buffers int, f formulations.Form) (*problem.P
 // nonzeros), the certified gap, Cmax and the simplex iterations. It takes
 // minutes: run it once with
 //
-//	go test -run '^$' -bench TreeLargest -benchtime 1x -timeout 0 ./pipeline
+//	go test -run '^$' -bench TreeLargest -benchtime 1x -timeout 0 ./solve/engine
 //
 // It is skipped under -short.
 func BenchmarkTreeLargest(b *testing.B) {
@@ -113,7 +113,7 @@ func BenchmarkTreeLargest(b *testing.B) {
 // Solve with the prune loop as the sweep runs it. Most of Clp's time on so
 // small an LP is its per-solve set-up, not the simplex (README, Sweeps):
 //
-//	go test ./pipeline -run '^$' -bench Fig10LP
+//	go test ./solve/engine -run '^$' -bench Fig10LP
 func BenchmarkFig10LP(b *testing.B) {
 	s := newClp(b)
 	p := &problem.Problem{Kind: topology.Binomial, Order: topology.NLF, P: 2, H: 10,

@@ -44,7 +44,7 @@ func TestSolveBestBinomialExample(t *testing.T) {
 
 // The search never returns a worse schedule than the greedy prune, on
 // random stars and trees, and its schedules pass the executor's check
-// (the replay runs in the pipeline's own tests; here the makespan is the
+// (the replay runs in solve's and the engine's own tests; here the makespan is the
 // pattern's certified LP optimum).
 func TestSolveBestNeverWorse(t *testing.T) {
 	s := newClp(t)
