@@ -7,7 +7,7 @@ import (
 )
 
 // Final is the schedule a search's best point stands for: the problem at
-// the best (n, D) solved as `dlsched solve` solves it (SolveBest: the
+// the best (n, D) solved as `dlsched solve` solves it (solve.Schedule: the
 // pattern search, or the full pattern without pruning). Its Cmax can be
 // below the curve's, which follows one rule for every point (the greedy
 // prune); the two gaps say what is proven about it.

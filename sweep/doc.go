@@ -24,9 +24,9 @@
 //	prune = true               # false: the paper's model (empty messages kept)
 //	solver = "clp"
 //	max_stages = 0             # > 0: points with more stages become "skipped" rows
-//	pattern = "search"         # as solve: optimize.SolveBest; "greedy": only the paper's prune
+//	pattern = "search"         # as solve: the pattern search; "greedy": only the paper's prune
 //	form = "compact"           # or "paper", "chain" (docs/formulations.md)
-//	stage_generation = true    # false: every LP solved whole (engine.Options.NoStageGeneration)
+//	stage_generation = true    # false: every LP solved whole (solve.Options.NoStageGeneration)
 //	warm = true                # unpruned points differing in V and n only: each from the basis of the one before
 //
 // Each parameter is a single value, a list, or a range {from, to, points,

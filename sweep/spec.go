@@ -81,10 +81,10 @@ type RunConfig struct {
 	// NoWarm solves every point from scratch (warm = false). By default
 	// the unpruned points that differ only in V and their stage count
 	// are solved one after the other in increasing V and n, each from the
-	// basis of the one before (engine.Sequence; see chains).
+	// basis of the one before (solve.Sequence; see chains).
 	NoWarm bool
 	// NoStageGeneration solves every LP whole (stage_generation = false;
-	// engine.Options.NoStageGeneration).
+	// solve.Options.NoStageGeneration).
 	NoStageGeneration bool
 	// Tolerance is the certified relative gap to reach (0: the
 	// engine's default).
@@ -92,8 +92,8 @@ type RunConfig struct {
 	// MaxStages, when positive, records points whose number of stages
 	// exceeds it as rows with status "skipped" instead of solving them.
 	MaxStages int
-	// Pattern is "search" (the default, "" means the same:
-	// optimize.SolveBest, as `dlsched solve` does) or "greedy" (only the
+	// Pattern is "search" (the default, "" means the same: the pattern
+	// search of solve.Schedule, as `dlsched solve` does) or "greedy" (only the
 	// paper's prune of the full pattern). Without pruning every message
 	// of the full pattern is sent and the row's pattern is "full".
 	Pattern string

@@ -63,7 +63,7 @@ func randomSmall(r *rand.Rand, kinds []topology.Kind, maxMsgs, maxN int) (*probl
 // The pattern MILP is exact: its optimum equals the least makespan over
 // every sub-pattern, found by enumerating them all, on random stars,
 // binomial trees and 1-buffer ordinary trees of at most 8 messages.
-func TestSolveExactMatchesEnumeration(t *testing.T) {
+func TestExactMatchesEnumeration(t *testing.T) {
 	needCbc(t)
 	s := testutil.Clp(t)
 	r := rand.New(rand.NewPCG(19, 1))
@@ -90,7 +90,7 @@ func TestSolveExactMatchesEnumeration(t *testing.T) {
 // patterns, on random small instances (stars m ≤ 4, n ≤ 4; trees p = 2,
 // h ≤ 3, n ≤ 3; issue 19): the share within 1e-9 and the worst case are
 // logged, and at least 95% must agree.
-func TestSolveBestAgainstExact(t *testing.T) {
+func TestSearchAgainstExact(t *testing.T) {
 	needCbc(t)
 	s := testutil.Clp(t)
 	var gaps []float64

@@ -16,7 +16,7 @@ import (
 // 0.0090; leaving every layer but the first out (they relay) gives 0.0015
 // = 1·S + S + C·0.5 + A·0.5 with one message of V/2 to each of the two
 // children of the root: S + C·V/2 + A·V/2 = 0.0010005 + 0.0005.
-func TestSolveBestBinomialExample(t *testing.T) {
+func TestSearchBinomialExample(t *testing.T) {
 	s := newClp(t)
 	p := fig11(topology.LLF, math.Inf(1), 1)
 	greedy, err := engine.Solve(p, 1, popts(s, true))
@@ -46,7 +46,7 @@ func TestSolveBestBinomialExample(t *testing.T) {
 // random stars and trees, and its schedules pass the executor's check
 // (the replay runs in solve's and the engine's own tests; here the makespan is the
 // pattern's certified LP optimum).
-func TestSolveBestNeverWorse(t *testing.T) {
+func TestSearchNeverWorse(t *testing.T) {
 	s := newClp(t)
 	rapid.Check(t, func(t *rapid.T) {
 		kind := rapid.SampledFrom([]topology.Kind{topology.Star, topology.Tree, topology.Binomial}).Draw(t, "kind")
@@ -81,7 +81,7 @@ func TestSolveBestNeverWorse(t *testing.T) {
 // which seeds the search at n = 2 (the chain), and from n = 2 alone the
 // destination subsets give 3.75 on processor 1 alone and a single-message
 // change then 11/3. So does the exact MILP.
-func TestSolveBestStarEscapesGreedy(t *testing.T) {
+func TestSearchStarEscapesGreedy(t *testing.T) {
 	s := newClp(t)
 	p := &problem.Problem{Kind: topology.Star, M: 2, S: 1, C: 1, A: 1, D: math.Inf(1), V: 1.5}
 	greedy, err := engine.Solve(p, 2, popts(s, true))
@@ -114,7 +114,7 @@ func TestSolveBestStarEscapesGreedy(t *testing.T) {
 // 11% (binomial p = 2, h = 10, LLF, D = 1e4, n_min: 0.009102 and
 // 0.010093). The search returns the same schedule for both, and a better
 // one (0.0061853).
-func TestSolveBestContinuousInV(t *testing.T) {
+func TestSearchContinuousInVFig11(t *testing.T) {
 	s := newClp(t)
 	var got [2]float64
 	for i, v := range []float64{177.82794100389228, 177.827941003892} {
