@@ -32,11 +32,10 @@ import (
 	"github.com/dlsched/dlsched/executor/farm/nepp"
 	"github.com/dlsched/dlsched/executor/farm/pfarm"
 	"github.com/dlsched/dlsched/executor/replay"
-	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/optimize"
-	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
-	"github.com/dlsched/dlsched/solver"
+	"github.com/dlsched/dlsched/solve"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -157,7 +156,7 @@ type Options struct {
 	Queue      int
 	Strategies []string
 	// Solver solves the LPs.
-	Solver solver.Solver
+	Solver *solve.Solver
 	// NMax bounds dls's search over n (0: optimize's default).
 	NMax int
 }
@@ -320,8 +319,8 @@ func Run(ctx context.Context, p Platform, o Options) (*Report, error) {
 }
 
 // problem is the platform as a divisible-load problem (paper 003).
-func (p *Platform) problem(procs []float64) *formulations.Problem {
-	pr := &formulations.Problem{S: p.S, C: p.C, A: p.A, D: float64(p.D), V: p.V, Buffers: 1, Order: topology.NLF}
+func (p *Platform) problem(procs []float64) *problem.Problem {
+	pr := &problem.Problem{S: p.S, C: p.C, A: p.A, D: float64(p.D), V: p.V, Buffers: 1, Order: topology.NLF}
 	switch p.Topology {
 	case "star":
 		pr.Kind, pr.M = topology.Star, p.M
@@ -341,8 +340,8 @@ func (p *Platform) problem(procs []float64) *formulations.Problem {
 
 // bestSchedule is the schedule of pr at its best n (optimize.OverN),
 // solved as `dlsched solve --stages n` solves it (the pattern search).
-func bestSchedule(pr *formulations.Problem, o Options) (*schedule.Schedule, error) {
-	res, err := optimize.OverN(pr, optimize.Options{Pipeline: pipeline.Options{Solver: o.Solver}, NMax: o.NMax})
+func bestSchedule(pr *problem.Problem, o Options) (*schedule.Schedule, error) {
+	res, err := optimize.OverN(pr, optimize.Options{Solve: solve.Options{Solver: o.Solver}, NMax: o.NMax})
 	if err != nil {
 		return nil, err
 	}

@@ -5,7 +5,6 @@ import (
 	"math"
 	"testing"
 
-	"github.com/dlsched/dlsched/internal/testutil"
 	"github.com/dlsched/dlsched/schedule"
 )
 
@@ -27,7 +26,7 @@ func row(t *testing.T, r *Report, strategy string, tasks int) Row {
 // Every makespan is at least the lower bound, and every completed strategy
 // is verified; on the nominal Fig. 6 star dls-known is dls.
 func TestNominalStar(t *testing.T) {
-	s := testutil.Clp(t)
+	s := newClp(t)
 	r, err := Run(context.Background(), fig6(10), Options{Solver: s, NMax: 40, Tasks: []int{10, 100, 1000}})
 	if err != nil {
 		t.Fatal(err)
@@ -64,7 +63,7 @@ func TestNominalStar(t *testing.T) {
 // planner: fine-grained demand (M = 1,000) beats dls by at least 20%, and
 // dls-known is never worse than dls.
 func TestSlowWorker(t *testing.T) {
-	s := testutil.Clp(t)
+	s := newClp(t)
 	p := fig6(4)
 	p.Slows = []Slow{{Worker: 2, At: 0, Factor: 0.2}}
 	r, err := Run(context.Background(), p, Options{Solver: s, NMax: 40, Tasks: []int{1000}})
@@ -87,7 +86,7 @@ func TestSlowWorker(t *testing.T) {
 
 // A crash: replicate completes while dls and queue report lost work.
 func TestCrash(t *testing.T) {
-	s := testutil.Clp(t)
+	s := newClp(t)
 	p := fig6(4)
 	p.Crashes = []Crash{{Worker: 3, At: 0.1}}
 	r, err := Run(context.Background(), p, Options{Solver: s, NMax: 40, Tasks: []int{100}})
@@ -109,7 +108,7 @@ func TestCrash(t *testing.T) {
 // A chain: dls on the p = 1 tree, Pfarm with the master at the root, and
 // Day's harness D; queue and replicate are skipped with a reason.
 func TestChain(t *testing.T) {
-	s := testutil.Clp(t)
+	s := newClp(t)
 	p := Platform{Topology: "chain", M: 4, S: 1e-3, C: 1e-6, A: 1e-3, D: schedule.Float(math.Inf(1)), V: 5e3}
 	r, err := Run(context.Background(), p, Options{Solver: s, NMax: 40, Tasks: []int{40}})
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/dlsched/dlsched/lp"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -64,7 +65,7 @@ type Scale struct {
 // NewScale picks units that keep the LP's numbers near 1: L0 = min(D, V)
 // (V when D = ∞) and T0 = the trivial lower bound S + VA/P on Cmax, so the
 // optimal scaled Cmax is at least 1.
-func NewScale(p *Problem) Scale {
+func NewScale(p *problem.Problem) Scale {
 	l0 := p.V
 	if !math.IsInf(p.D, 1) && p.D < l0 {
 		l0 = p.D
@@ -115,7 +116,7 @@ type Layout struct {
 // SizeEstimate predicts the size of the LP before it is built.
 type SizeEstimate struct {
 	Vars, Rows, Nonzeros int64
-	// Generated is true when the LP is one that the pipeline solves by
+	// Generated is true when the LP is one that the engine solves by
 	// stage generation by default (GeneratedByDefault): the solver then
 	// holds only a restricted LP and the full model lives in this process
 	// alone.
@@ -123,11 +124,11 @@ type SizeEstimate struct {
 }
 
 // GenerationMinMessages is the smallest pattern (in messages) whose LP
-// the pipeline solves by stage generation; smaller LPs are solved whole,
+// the engine (solve/engine) solves by stage generation; smaller LPs are solved whole,
 // which is as fast.
 const GenerationMinMessages = 1000
 
-// GeneratedByDefault reports whether the pipeline solves the LP of a
+// GeneratedByDefault reports whether the engine solves the LP of a
 // pattern of msgs messages in form f by stage generation unless told not
 // to: compact form, at least GenerationMinMessages messages, and a star or
 // binomial tree (on ordinary trees the restricted LP keeps the whole
@@ -289,321 +290,6 @@ func (nw *Network) isChain() bool {
 		}
 	}
 	return true
-}
-
-// buildChainRestricted is BuildRestricted for a chain network: every
-// message has one hop (hop j is message j's).
-func (nw *Network) buildChainRestricted(sc Scale, live []bool) (*lp.Model, *Layout) {
-	p := nw.Prob
-	m := lp.New(fmt.Sprintf("dlsched_%s_restricted", p.Kind), lp.Minimize)
-	n := len(nw.Pattern)
-	lay := &Layout{Scale: sc, Form: FormCompact, Alpha: make([]int, n), Time: make([]int, len(nw.Hops)),
-		Beta: make([]int, n), CompRow: make([]int, n), SufRow: make([]int, n),
-		Arcs: nw.Arcs, In: nw.In, ArcRow: make([]int, len(nw.Arcs))}
-	tscale := 1 / sc.T0
-	lscale := sc.L0 / sc.T0
-	for j := range lay.Alpha {
-		lay.Alpha[j], lay.Beta[j], lay.CompRow[j], lay.SufRow[j] = -1, -1, -1, -1
-	}
-	for a := range lay.ArcRow {
-		lay.ArcRow[a] = -1
-	}
-	for h := range lay.Time {
-		lay.Time[h] = -1
-	}
-	for j, msg := range nw.Pattern {
-		if live[j] {
-			lay.Alpha[j] = m.AddVar(nw.msgName("a", j), 0, p.MaxLoad(msg.Dest)/sc.L0, 0)
-		}
-	}
-	// Start times of live hops; a live hop with no live hop before it
-	// starts at the sum of the startups before it.
-	prefix := 0.0 // Σ Const of the hops since the last live hop (or the start)
-	lastLive := -1
-	for h, hop := range nw.Hops {
-		if live[hop.Msg] {
-			if lastLive < 0 {
-				lay.Time[h] = m.AddVar(nw.hopName(h), prefix*tscale, prefix*tscale, 0)
-			} else {
-				lay.Time[h] = m.AddVar(nw.hopName(h), 0, math.Inf(1), 0)
-			}
-			lastLive, prefix = h, 0
-		}
-		prefix += hop.Const
-	}
-	prefix, lastLive = 0, -1
-	lay.Cmax = m.AddVar("cmax", 0, math.Inf(1), 1)
-	lay.TimeCols = []int{lay.Cmax}
-	for _, c := range lay.Time {
-		if c >= 0 {
-			lay.TimeCols = append(lay.TimeCols, c)
-		}
-	}
-	// pathRow adds "lhs − t_g − Coef_g·α_g ≥ (or =) prefix" for the path
-	// from the last live hop g; with no live hop before, lhs ≥ prefix.
-	pathRow := func(name string, lhs int, eq bool) int {
-		cols := []int{lhs}
-		vals := []float64{1}
-		if lastLive >= 0 {
-			g := nw.Hops[lastLive]
-			cols = append(cols, lay.Time[lastLive], lay.Alpha[g.Msg])
-			vals = append(vals, -1, -g.Coef*lscale)
-		}
-		up := math.Inf(1)
-		if eq {
-			up = prefix * tscale
-		}
-		return m.AddRow(name, prefix*tscale, up, cols, vals)
-	}
-	lastOf := map[int]int{}
-	for _, d := range nw.Dests {
-		msgs := nw.DestMsgs[d]
-		lastOf[msgs[len(msgs)-1]] = d
-	}
-	for h, hop := range nw.Hops {
-		j := hop.Msg
-		if live[j] {
-			if lastLive >= 0 {
-				lay.ArcRow[h-1] = pathRow(fmt.Sprintf("%s_%d_%d", nw.Arcs[h-1].Kind, lastLive, h), lay.Time[h], true)
-			}
-			lastLive, prefix = h, 0
-		}
-		prefix += hop.Const
-		if _, ok := lastOf[j]; ok && !live[j] {
-			// start(h) + Const ≤ Cmax, the path written out.
-			lay.CompRow[j] = pathRow(nw.msgName("comp", j), lay.Cmax, false)
-		}
-	}
-	// Computing and suffix rows of the live messages.
-	for _, d := range nw.Dests {
-		_, _, aRate := p.Params(d)
-		var msgs []int
-		for _, j := range nw.DestMsgs[d] {
-			if live[j] {
-				msgs = append(msgs, j)
-			}
-		}
-		for q := 0; q < len(msgs)-1; q++ {
-			lay.Beta[msgs[q]] = m.AddVar(nw.msgName("b", msgs[q]), 0, p.V/p.DestSize(d)/sc.L0, 0)
-		}
-		for q, j := range msgs {
-			hop := nw.Hops[nw.MsgHops[j][0]]
-			sum := lay.Alpha[j]
-			if lay.Beta[j] >= 0 {
-				sum = lay.Beta[j]
-			}
-			lay.CompRow[j] = m.AddRow(nw.msgName("comp", j), hop.Const*tscale, math.Inf(1),
-				[]int{lay.Cmax, lay.Time[nw.MsgHops[j][0]], lay.Alpha[j], sum},
-				[]float64{1, -1, -hop.Coef * lscale, -aRate * lscale})
-			if lay.Beta[j] >= 0 {
-				nb := lay.Beta[msgs[q+1]]
-				if nb < 0 {
-					nb = lay.Alpha[msgs[q+1]]
-				}
-				lay.SufRow[j] = m.AddRow(nw.msgName("suf", j), 0, 0, []int{lay.Beta[j], lay.Alpha[j], nb}, []float64{1, -1, -1})
-			}
-		}
-	}
-	var cols []int
-	var vals []float64
-	for j, msg := range nw.Pattern {
-		if lay.Alpha[j] >= 0 {
-			cols = append(cols, lay.Alpha[j])
-			vals = append(vals, p.DestSize(msg.Dest))
-		}
-	}
-	lay.LoadRow = m.AddRow("load", p.V/sc.L0, p.V/sc.L0, cols, vals)
-	return m, lay
-}
-
-func (nw *Network) build(f Form, sc Scale, exist bool, live []bool) (*lp.Model, *Layout) {
-	p := nw.Prob
-	m := lp.New(fmt.Sprintf("dlsched_%s_%s", p.Kind, f), lp.Minimize)
-	if f == FormCompact && live == nil {
-		// Room for the whole model at once: the estimate bounds the
-		// compact model (TestEstimateFullMatchesNetwork); a pattern
-		// MILP's binary columns and rows just grow past it.
-		e := nw.Estimate(f)
-		m.Grow(int(e.Vars), int(e.Rows), int(e.Nonzeros))
-	}
-	lay := &Layout{Scale: sc, Form: f, Alpha: make([]int, len(nw.Pattern)), Time: make([]int, len(nw.Hops))}
-	lay.Arcs, lay.In = nw.Arcs, nw.In
-	printed := false
-	if f == FormPaper {
-		if arcs, ok := nw.paperArcs(); ok {
-			lay.Arcs, lay.In, printed = arcs, inArcs(len(nw.Hops), arcs), true
-		}
-	}
-	compEq, loadEq := paperEq(p.Kind)
-	tscale := 1 / sc.T0
-	lscale := sc.L0 / sc.T0
-	isLive := func(j int) bool { return live == nil || live[j] }
-	for j, msg := range nw.Pattern {
-		lay.Alpha[j] = -1
-		if isLive(j) {
-			lay.Alpha[j] = m.AddVar(nw.msgName("a", j), 0, p.MaxLoad(msg.Dest)/sc.L0, 0)
-		}
-	}
-	for h := range nw.Hops {
-		lay.Time[h] = m.AddVar(nw.hopName(h), 0, math.Inf(1), 0)
-	}
-	lay.Cmax = m.AddVar("cmax", 0, math.Inf(1), 1)
-	lay.TimeCols = append(append([]int(nil), lay.Time...), lay.Cmax)
-	if exist {
-		lay.Exist = make([]int, len(nw.Pattern))
-		for j, msg := range nw.Pattern {
-			lay.Exist[j] = m.AddVar(nw.msgName("y", j), 0, 1, 0)
-			maxLoad := p.MaxLoad(msg.Dest) / sc.L0
-			m.AddRow(nw.msgName("exist", j), math.Inf(-1), 0, []int{lay.Alpha[j], lay.Exist[j]}, []float64{1, -maxLoad})
-		}
-	}
-
-	// Suffix-sum columns β_j = α_j + β_next (compact form only); the last
-	// message of a destination uses α itself.
-	beta := make([]int, len(nw.Pattern))
-	for j := range beta {
-		beta[j] = -1
-	}
-	lay.Beta = beta
-	// With live set, the suffix sums run over the live messages only.
-	destMsgs := nw.DestMsgs
-	if live != nil {
-		destMsgs = make(map[int][]int, len(nw.DestMsgs))
-		for _, d := range nw.Dests {
-			for _, j := range nw.DestMsgs[d] {
-				if live[j] {
-					destMsgs[d] = append(destMsgs[d], j)
-				}
-			}
-		}
-	}
-	if f == FormCompact {
-		for _, d := range nw.Dests {
-			msgs := destMsgs[d]
-			for q := 0; q < len(msgs)-1; q++ {
-				j := msgs[q]
-				beta[j] = m.AddVar(nw.msgName("b", j), 0, p.V/p.DestSize(d)/sc.L0, 0)
-			}
-		}
-	}
-
-	// A hop with no arc into it starts at time 0 and a hop with a single
-	// arc starts when that arc's hop ends: waiting never helps, because
-	// every rule of the model is a "not before" rule, so these equalities
-	// keep an optimal solution while letting presolve remove the variable.
-	// The printed families of the paper form are written as printed
-	// (inequalities only).
-	for h, in := range lay.In {
-		if len(in) == 0 && !printed {
-			m.ColUpper[lay.Time[h]] = 0
-		}
-	}
-	lay.ArcRow = make([]int, len(lay.Arcs))
-	lay.CompRow = make([]int, len(nw.Pattern))
-	lay.SufRow = make([]int, len(nw.Pattern))
-	for j := range lay.SufRow {
-		lay.SufRow[j], lay.CompRow[j] = -1, -1
-	}
-	cols := make([]int, 0, 8)
-	vals := make([]float64, 0, 8)
-	for ai, a := range lay.Arcs {
-		from := nw.Hops[a.From]
-		cols = append(cols[:0], lay.Time[a.To], lay.Time[a.From])
-		vals = append(vals[:0], 1, -1)
-		if c := lay.Alpha[from.Msg]; c >= 0 {
-			cols = append(cols, c)
-			vals = append(vals, -from.Coef*lscale)
-		}
-		lo := from.Const * tscale
-		if exist {
-			// The startup moves to the existence column.
-			cols = append(cols, lay.Exist[from.Msg])
-			vals = append(vals, -lo)
-			lo = 0
-		}
-		up := math.Inf(1)
-		if len(lay.In[a.To]) == 1 && !printed {
-			up = lo
-		}
-		prefix := a.Kind.String()
-		if a.Eq != "" {
-			prefix = "eq" + a.Eq
-		}
-		name := prefix + "_" + strconv.Itoa(a.From) + "_" + strconv.Itoa(a.To)
-		lay.ArcRow[ai] = m.AddRow(name, lo, up, cols, vals)
-	}
-	compDests := nw.Dests
-	if f == FormChain {
-		nw.buildChain(m, lay, sc)
-		compDests = nil // the chain form has no computing rows of the other forms
-	}
-	for _, d := range compDests {
-		_, _, aRate := p.Params(d)
-		msgs := destMsgs[d]
-		if all := nw.DestMsgs[d]; live != nil && !live[all[len(all)-1]] {
-			// The destination's last message is not live: its computing
-			// row without load, start + Const ≤ Cmax, which no later
-			// message implies.
-			j := all[len(all)-1]
-			hops := nw.MsgHops[j]
-			last := nw.Hops[hops[len(hops)-1]]
-			lay.CompRow[j] = m.AddRow(nw.msgName("comp", j), last.Const*tscale, math.Inf(1),
-				[]int{lay.Cmax, lay.Time[hops[len(hops)-1]]}, []float64{1, -1})
-		}
-		for q, j := range msgs {
-			hops := nw.MsgHops[j]
-			last := nw.Hops[hops[len(hops)-1]]
-			cols = append(cols[:0], lay.Cmax, lay.Time[hops[len(hops)-1]], lay.Alpha[j])
-			vals = append(vals[:0], 1, -1, -last.Coef*lscale)
-			switch {
-			case f == FormPaper:
-				for _, l := range msgs[q:] {
-					cols = append(cols, lay.Alpha[l])
-					vals = append(vals, -aRate*lscale)
-				}
-			case beta[j] >= 0:
-				cols = append(cols, beta[j])
-				vals = append(vals, -aRate*lscale)
-			default:
-				cols = append(cols, lay.Alpha[j])
-				vals = append(vals, -aRate*lscale)
-			}
-			name := nw.msgName("comp", j)
-			if f == FormPaper {
-				name = nw.msgName("eq"+compEq, j)
-			}
-			lo := last.Const * tscale
-			if exist {
-				cols = append(cols, lay.Exist[j])
-				vals = append(vals, -lo)
-				lo = 0
-			}
-			lay.CompRow[j] = m.AddRow(name, lo, math.Inf(1), cols, vals)
-			if beta[j] >= 0 {
-				next := msgs[q+1]
-				nb := beta[next]
-				if nb < 0 {
-					nb = lay.Alpha[next]
-				}
-				cols = append(cols[:0], beta[j], lay.Alpha[j], nb)
-				vals = append(vals[:0], 1, -1, -1)
-				lay.SufRow[j] = m.AddRow(nw.msgName("suf", j), 0, 0, cols, vals)
-			}
-		}
-	}
-	cols, vals = cols[:0], vals[:0]
-	for j, msg := range nw.Pattern {
-		if lay.Alpha[j] >= 0 {
-			cols = append(cols, lay.Alpha[j])
-			vals = append(vals, p.DestSize(msg.Dest))
-		}
-	}
-	loadName := "load"
-	if f == FormPaper {
-		loadName = "eq" + loadEq
-	}
-	lay.LoadRow = m.AddRow(loadName, p.V/sc.L0, p.V/sc.L0, cols, vals)
-	return m, lay
 }
 
 // buildChain writes the computing rows of the chain form: for every

@@ -25,7 +25,7 @@
 //     (docs/formulations.md gives the equivalence with the other two).
 //
 // BuildRestricted writes the compact LP restricted to some messages, the
-// restricted LP of the pipeline's stage generation.
+// restricted LP of the engine's stage generation (solve/engine).
 //
 // All are built in scaled units (loads in units of L0, times in units of
 // T0, see Scale) for numerical stability; decoding reports the user's
@@ -33,10 +33,6 @@
 // exactly feasible and recomputes every start time as early as the Network
 // allows, so the returned Cmax is the makespan of a feasible schedule.
 //
-// The package also gives the closed forms of the paper: n_min, the
-// unlimited-buffer star, the D* heuristics of Section 5 (DStarHeuristic,
-// DStarFor) and the LB strategy of Section 4.2 (LBStrategy, LBLine), each
-// written once and called by optimize, sweep and the CLI. The LB strategy
-// takes n at least the n_min of buffer D: a chunk larger than the buffer
-// is no schedule of the physical model.
+// The paper's closed forms, which need no LP, are package closedform's;
+// n_min is package problem's (Problem.NMin).
 package formulations

@@ -44,8 +44,20 @@ func (lay *Layout) RepairDuals(m *lp.Model, nw *Network, y []float64) []float64 
 			out[i] = 0
 		}
 	}
-	// 2. Cmax: in the chain form it appears in each destination's last
-	// chain row instead of the computing rows.
+	lay.repairCmax(nw, out)
+	if lay.Form == FormChain {
+		lay.repairChainStarts(nw, out)
+	}
+	lay.repairSuffix(m, nw, out)
+	lay.repairStarts(m, nw, out)
+	out[lay.LoadRow] = lay.bestLoadDual(m, nw, out)
+	return out
+}
+
+// repairCmax is step 2: the duals of the rows holding Cmax — the
+// computing rows, or in the chain form each destination's last chain row
+// — are scaled down to sum to at most 1, Cmax's objective coefficient.
+func (lay *Layout) repairCmax(nw *Network, out []float64) {
 	cmaxRows := lay.CompRow
 	if lay.Form == FormChain {
 		cmaxRows = nil
@@ -63,47 +75,42 @@ func (lay *Layout) RepairDuals(m *lp.Model, nw *Network, y []float64) []float64 
 			out[r] /= sum
 		}
 	}
-	// 3'. Compute starts (chain form): s_j's reduced cost is
-	// y_chain(j) − y_arr(j) − y_chain(prev), a flow balance along each
-	// destination's chain. From the last message back, the inflow is
-	// scaled down to the outflow where it exceeds it.
-	if lay.Form == FormChain {
-		for _, d := range nw.Dests {
-			msgs := nw.DestMsgs[d]
-			for q := len(msgs) - 1; q >= 0; q-- {
-				j := msgs[q]
-				avail := math.Max(out[lay.ChainRow[j]], 0)
-				in := out[lay.CompRow[j]]
+}
+
+// repairChainStarts is step 3' (chain form): s_j's reduced cost is
+// y_chain(j) − y_arr(j) − y_chain(prev), a flow balance along each
+// destination's chain. From the last message back, the inflow is scaled
+// down to the outflow where it exceeds it.
+func (lay *Layout) repairChainStarts(nw *Network, out []float64) {
+	for _, d := range nw.Dests {
+		msgs := nw.DestMsgs[d]
+		for q := len(msgs) - 1; q >= 0; q-- {
+			j := msgs[q]
+			avail := math.Max(out[lay.ChainRow[j]], 0)
+			in := out[lay.CompRow[j]]
+			if q > 0 {
+				in += out[lay.ChainRow[msgs[q-1]]]
+			}
+			if in > avail && in > 0 {
+				f := avail / in
+				out[lay.CompRow[j]] *= f
 				if q > 0 {
-					in += out[lay.ChainRow[msgs[q-1]]]
-				}
-				if in > avail && in > 0 {
-					f := avail / in
-					out[lay.CompRow[j]] *= f
-					if q > 0 {
-						out[lay.ChainRow[msgs[q-1]]] *= f
-					}
+					out[lay.ChainRow[msgs[q-1]]] *= f
 				}
 			}
 		}
 	}
-	// coef returns the coefficient of column c in row r.
-	coef := func(r, c int) float64 {
-		cols, vals := m.Row(r)
-		for q, cc := range cols {
-			if cc == c {
-				return vals[q]
-			}
-		}
-		return 0
-	}
-	// 3. Suffix sums, in each destination's order.
+}
+
+// repairSuffix is step 3: each suffix row's dual, in each destination's
+// order, makes its β's reduced cost exactly zero:
+// 0 = −(y_suf(j)·1 + y_suf(prev)·(−1) + y_comp(j)·a_comp).
+func (lay *Layout) repairSuffix(m *lp.Model, nw *Network, out []float64) {
 	for _, d := range nw.Dests {
 		prev := -1
 		for _, j := range nw.DestMsgs[d] {
 			if b := lay.Beta[j]; b >= 0 {
-				// r_β = 0 − (y_suf(j)·1 + y_suf(prev)·(−1) + y_comp(j)·a_comp)
-				v := -coef(lay.CompRow[j], b) * out[lay.CompRow[j]]
+				v := -coefOf(m, lay.CompRow[j], b) * out[lay.CompRow[j]]
 				if prev >= 0 {
 					v += out[lay.SufRow[prev]]
 				}
@@ -112,7 +119,24 @@ func (lay *Layout) RepairDuals(m *lp.Model, nw *Network, y []float64) []float64 
 			}
 		}
 	}
-	// 4. Start times, last hop first.
+}
+
+// coefOf returns the coefficient of column c in row r of m.
+func coefOf(m *lp.Model, r, c int) float64 {
+	cols, vals := m.Row(r)
+	for q, cc := range cols {
+		if cc == c {
+			return vals[q]
+		}
+	}
+	return 0
+}
+
+// repairStarts is step 4: the start times, last hop first. A hop's
+// outflow is its out-arcs' duals plus its delivery's computing row; a
+// single equality in-arc gets exactly the outflow, several in-arcs are
+// scaled down to it.
+func (lay *Layout) repairStarts(m *lp.Model, nw *Network, out []float64) {
 	arcs, inArcs := lay.Arcs, lay.In
 	if arcs == nil {
 		arcs, inArcs = nw.Arcs, nw.In
@@ -155,7 +179,12 @@ func (lay *Layout) RepairDuals(m *lp.Model, nw *Network, y []float64) []float64 
 			}
 		}
 	}
-	// 5. Load row dual: maximise λV' + Σ_j U_j·min(0, r0_j − w_j λ).
+}
+
+// bestLoadDual is step 5: with every other dual fixed (out, the load
+// row's taken as 0), the λ that maximises λV' + Σ_j U_j·min(0, r0_j −
+// w_j λ), a breakpoint r0_j/w_j found by sorting.
+func (lay *Layout) bestLoadDual(m *lp.Model, nw *Network, out []float64) float64 {
 	out[lay.LoadRow] = 0
 	r0 := make([]float64, len(lay.Alpha))
 	for j, c := range lay.Alpha {
@@ -188,9 +217,8 @@ func (lay *Layout) RepairDuals(m *lp.Model, nw *Network, y []float64) []float64 
 	for _, b := range bps {
 		acc += b.weight
 		if acc >= need {
-			out[lay.LoadRow] = b.lambda
-			break
+			return b.lambda
 		}
 	}
-	return out
+	return 0
 }

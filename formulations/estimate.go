@@ -3,6 +3,7 @@ package formulations
 import (
 	"math"
 
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -15,7 +16,7 @@ import (
 // prefix-sum load rows (k(k+1)/2 nonzeros for k messages to a
 // destination) are added. Counts saturate at math.MaxInt64/1024 so that
 // Bytes never overflows.
-func EstimateFull(p *Problem, n int, f Form) SizeEstimate {
+func EstimateFull(p *problem.Problem, n int, f Form) SizeEstimate {
 	fn := float64(n)
 	dests := p.Dests()
 	nm := fn * float64(len(dests))

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/topology"
 	"pgregory.net/rapid"
 )
@@ -14,7 +15,7 @@ import (
 func TestEstimateFullMatchesNetwork(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		kind := rapid.SampledFrom([]topology.Kind{topology.Star, topology.Tree, topology.Binomial}).Draw(t, "kind")
-		p := &Problem{Kind: kind, S: 1, C: 1, A: 1, D: math.Inf(1), V: 10,
+		p := &problem.Problem{Kind: kind, S: 1, C: 1, A: 1, D: math.Inf(1), V: 10,
 			M: rapid.IntRange(1, 6).Draw(t, "m"), P: rapid.IntRange(1, 3).Draw(t, "p"), H: rapid.IntRange(1, 5).Draw(t, "h"),
 			Buffers: rapid.IntRange(1, 2).Draw(t, "buffers"),
 			Order:   rapid.SampledFrom([]topology.Order{topology.NLF, topology.LLF}).Draw(t, "order")}
@@ -43,7 +44,7 @@ func TestEstimateFullMatchesNetwork(t *testing.T) {
 
 // Sizes far beyond memory saturate instead of overflowing.
 func TestEstimateFullSaturates(t *testing.T) {
-	p := &Problem{Kind: topology.Star, M: 100000, S: 1, C: 1, A: 1, D: 1, V: 1}
+	p := &problem.Problem{Kind: topology.Star, M: 100000, S: 1, C: 1, A: 1, D: 1, V: 1}
 	if b := EstimateFull(p, math.MaxInt32, FormPaper).Bytes(); b < 1<<60 {
 		t.Errorf("Bytes = %d, want a saturated estimate above 2^60", b)
 	}

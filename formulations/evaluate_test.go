@@ -4,6 +4,8 @@ import (
 	"math"
 	"testing"
 
+	"github.com/dlsched/dlsched/closedform"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -16,7 +18,7 @@ import (
 //	                    hop 1 carries α = 1: 2           → [5, 7]
 //	layer 1 computes [2, 2+A], layer 2 computes [7, 7+A]; with A = 1: Cmax 8.
 func TestEvaluateTreeByHand(t *testing.T) {
-	p := &Problem{Kind: topology.Tree, P: 2, H: 2, Buffers: 1, S: 1, C: 1, A: 1, D: math.Inf(1), V: 2*1 + 4*1}
+	p := &problem.Problem{Kind: topology.Tree, P: 2, H: 2, Buffers: 1, S: 1, C: 1, A: 1, D: math.Inf(1), V: 2*1 + 4*1}
 	nw, err := NewNetwork(p, FullPattern(p, 1))
 	if err != nil {
 		t.Fatal(err)
@@ -50,7 +52,7 @@ func TestEvaluateTreeByHand(t *testing.T) {
 }
 
 func TestRepairLoads(t *testing.T) {
-	p := &Problem{Kind: topology.Star, M: 3, S: 0, C: 1, A: 1, D: 1.5, V: 3}
+	p := &problem.Problem{Kind: topology.Star, M: 3, S: 0, C: 1, A: 1, D: 1.5, V: 3}
 	nw, _ := NewNetwork(p, FullPattern(p, 1))
 	got, err := nw.RepairLoads([]float64{1.5000001, 1 - 1e-9, -1e-12})
 	if err != nil {
@@ -63,7 +65,7 @@ func TestRepairLoads(t *testing.T) {
 	if _, err := nw.RepairLoads([]float64{0, 0, 0}); err != nil {
 		t.Errorf("all-zero loads must be spread: %v", err)
 	}
-	tight := &Problem{Kind: topology.Star, M: 2, S: 0, C: 1, A: 1, D: 1, V: 3}
+	tight := &problem.Problem{Kind: topology.Star, M: 2, S: 0, C: 1, A: 1, D: 1, V: 3}
 	nw2, _ := NewNetwork(tight, FullPattern(tight, 1))
 	if _, err := nw2.RepairLoads([]float64{1, 1}); err == nil {
 		t.Errorf("V=3 cannot fit in two messages of D=1")
@@ -72,7 +74,7 @@ func TestRepairLoads(t *testing.T) {
 
 // Section 4.1: m=3, A=C=1, S=0, V=3, D=∞ → loads 12/7, 6/7, 3/7, Cmax 24/7.
 func TestStarEqualFinishPaperExample(t *testing.T) {
-	a, cmax, ok := StarEqualFinish(3, 0, 1, 1, 3)
+	a, cmax, ok := closedform.StarEqualFinish(3, 0, 1, 1, 3)
 	if !ok || math.Abs(cmax-24.0/7) > 1e-15 {
 		t.Fatalf("Cmax %g ok %v, want 24/7", cmax, ok)
 	}
@@ -81,7 +83,7 @@ func TestStarEqualFinishPaperExample(t *testing.T) {
 			t.Errorf("α_%d = %g, want %g", i+1, a[i], want)
 		}
 	}
-	if _, _, ok := StarEqualFinish(5, 10, 1, 1, 1); ok {
+	if _, _, ok := closedform.StarEqualFinish(5, 10, 1, 1, 1); ok {
 		t.Errorf("S=10 with V=1 cannot keep 5 processors busy; ok must be false")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -18,7 +19,7 @@ type Pattern []Msg
 
 // FullPattern returns n stages of messages to every destination in the
 // problem's order: stage 1 to Dests()..., stage 2 ..., and so on.
-func FullPattern(p *Problem, n int) Pattern {
+func FullPattern(p *problem.Problem, n int) Pattern {
 	dests := p.Dests()
 	out := make(Pattern, 0, n*len(dests))
 	for k := 1; k <= n; k++ {
@@ -30,7 +31,7 @@ func FullPattern(p *Problem, n int) Pattern {
 }
 
 // IsFull reports whether pat is the full pattern of n stages.
-func (pat Pattern) IsFull(p *Problem, n int) bool {
+func (pat Pattern) IsFull(p *problem.Problem, n int) bool {
 	full := FullPattern(p, n)
 	if len(full) != len(pat) {
 		return false
@@ -97,7 +98,7 @@ type Arc struct {
 // are numbered in a topological order: every arc goes from a lower to a
 // higher index.
 type Network struct {
-	Prob    *Problem
+	Prob    *problem.Problem
 	Pattern Pattern
 	Hops    []Hop
 	Arcs    []Arc
@@ -120,7 +121,7 @@ func (nw *Network) Duration(h int, alpha float64) float64 {
 // NewNetwork derives the precedence graph of the physical model for the
 // problem and pattern. It checks that every destination of the pattern is
 // valid.
-func NewNetwork(p *Problem, pat Pattern) (*Network, error) {
+func NewNetwork(p *problem.Problem, pat Pattern) (*Network, error) {
 	nw := &Network{Prob: p, Pattern: pat, MsgHops: make([][]int, len(pat)), DestMsgs: map[int][]int{}}
 	valid := map[int]bool{}
 	for _, d := range p.Dests() {

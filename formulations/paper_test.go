@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/topology"
 )
@@ -34,8 +35,8 @@ var variants = []variant{
 
 // problem returns a random problem of the variant with the given shape
 // (m for a star, p and h for trees); D is infinite, V is set by callers.
-func (v variant) problem(r *rand.Rand, m, p, h int) *Problem {
-	pr := &Problem{Kind: v.kind, Order: v.order, Buffers: v.buffers, M: m, P: p, H: h,
+func (v variant) problem(r *rand.Rand, m, p, h int) *problem.Problem {
+	pr := &problem.Problem{Kind: v.kind, Order: v.order, Buffers: v.buffers, M: m, P: p, H: h,
 		S: math.Pow(10, -4+3*r.Float64()), C: math.Pow(10, -7+3*r.Float64()),
 		A: math.Pow(10, -4+2*r.Float64()), D: math.Inf(1), V: 1}
 	if v.kind != topology.Star {
@@ -164,7 +165,7 @@ func hopLabel(nw *Network, h int) string {
 
 // Pruned patterns and relay-only layers have no printed form.
 func TestPaperArcsOnlyForFullPattern(t *testing.T) {
-	pr := &Problem{Kind: topology.Tree, Order: topology.NLF, Buffers: 2, P: 2, H: 3, S: 1, C: 1, A: 1, D: math.Inf(1), V: 1}
+	pr := &problem.Problem{Kind: topology.Tree, Order: topology.NLF, Buffers: 2, P: 2, H: 3, S: 1, C: 1, A: 1, D: math.Inf(1), V: 1}
 	full := FullPattern(pr, 2)
 	nw, _ := NewNetwork(pr, full[1:])
 	if _, ok := nw.paperArcs(); ok {
@@ -224,7 +225,7 @@ func makespan(nw *Network, arcs []warc, alpha []float64) float64 {
 // D/FirstHopFactor, or uniform below it. With D = ∞ the limit is a random
 // multiple (0.1 to 100) of S/C per message, so that transfer times range
 // from startup-dominated to volume-dominated.
-func randomLoads(r *rand.Rand, pr *Problem, pat Pattern) []float64 {
+func randomLoads(r *rand.Rand, pr *problem.Problem, pat Pattern) []float64 {
 	alpha := make([]float64, len(pat))
 	for j, m := range pat {
 		var lim float64
@@ -331,7 +332,7 @@ func pw(nw *Network, e int) float64 { return math.Pow(float64(nw.Prob.P), float6
 // alone gives a different earliest makespan on some random loads — lower
 // where the printed text misses a rule of the physical model, higher where
 // it charges a longer duration than the hop lasts (p ≥ 2). The repaired
-// families agree with the executor (pipeline tests), so each printed
+// families agree with the executor (solve/engine tests), so each printed
 // version is wrong, not just written differently. The range repairs that
 // only name hops that do not exist ((24) at l = i−1) cannot be reverted
 // and are not listed.

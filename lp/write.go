@@ -149,6 +149,16 @@ func (m *Model) WriteMPS(w io.Writer) error {
 	if m.Sense == Maximize {
 		fmt.Fprintf(bw, "OBJSENSE\n    MAX\n")
 	}
+	m.mpsRows(bw, rows)
+	m.mpsColumns(bw, cols, rows, konst)
+	m.mpsRHS(bw, rows)
+	m.mpsBounds(bw, cols, konst)
+	fmt.Fprintf(bw, "ENDATA\n")
+	return bw.Flush()
+}
+
+// mpsRows writes the ROWS section: the objective, then each row's type.
+func (m *Model) mpsRows(bw *bufio.Writer, rows []string) {
 	fmt.Fprintf(bw, "ROWS\n N %s\n", objRow)
 	for r := 0; r < m.NumRows(); r++ {
 		lo, up := m.RowLower[r], m.RowUpper[r]
@@ -163,6 +173,11 @@ func (m *Model) WriteMPS(w io.Writer) error {
 		}
 		fmt.Fprintf(bw, " %s %s\n", t, rows[r])
 	}
+}
+
+// mpsColumns writes the COLUMNS section, column by column, and the
+// objective constant's column konst when there is one.
+func (m *Model) mpsColumns(bw *bufio.Writer, cols, rows []string, konst string) {
 	fmt.Fprintf(bw, "COLUMNS\n")
 	csc := m.CSC()
 	for j := 0; j < m.NumVars(); j++ {
@@ -184,6 +199,10 @@ func (m *Model) WriteMPS(w io.Writer) error {
 	if konst != "" {
 		fmt.Fprintf(bw, " %s %s %s\n", konst, objRow, num(m.ObjOffset))
 	}
+}
+
+// mpsRHS writes the RHS section and, for ranged rows, RANGES.
+func (m *Model) mpsRHS(bw *bufio.Writer, rows []string) {
 	fmt.Fprintf(bw, "RHS\n")
 	var ranges []string
 	for r := 0; r < m.NumRows(); r++ {
@@ -208,6 +227,10 @@ func (m *Model) WriteMPS(w io.Writer) error {
 			bw.WriteString(s)
 		}
 	}
+}
+
+// mpsBounds writes the BOUNDS section (konst fixed at 1).
+func (m *Model) mpsBounds(bw *bufio.Writer, cols []string, konst string) {
 	fmt.Fprintf(bw, "BOUNDS\n")
 	for j := 0; j < m.NumVars(); j++ {
 		cn := cols[j]
@@ -231,8 +254,6 @@ func (m *Model) WriteMPS(w io.Writer) error {
 	if konst != "" {
 		fmt.Fprintf(bw, " FX BND %s 1\n", konst)
 	}
-	fmt.Fprintf(bw, "ENDATA\n")
-	return bw.Flush()
 }
 
 // lineWriter writes terms of an LP-format expression, breaking lines before
@@ -293,49 +314,7 @@ func (m *Model) WriteLP(w io.Writer) error {
 	if m.NumVars() > 0 {
 		zero = cols[0]
 	}
-	// Row names: unique bases first, then for a ranged row the first
-	// suffix that keeps both NAME_lo and NAME_up unused.
-	base := make([]string, m.NumRows())
-	for r := range base {
-		base[r] = safeName(m.RowNames[r], "r"+strconv.Itoa(r))
-	}
-	base = unique(base, objRow)
-	ranged := func(r int) bool {
-		lo, up := m.RowLower[r], m.RowUpper[r]
-		return lo != up && !math.IsInf(lo, -1) && !math.IsInf(up, 1)
-	}
-	used := map[string]bool{objRow: true}
-	written := 0
-	for r := range base {
-		if !ranged(r) {
-			used[base[r]] = true
-		}
-		if !math.IsInf(m.RowLower[r], -1) || !math.IsInf(m.RowUpper[r], 1) {
-			written++
-		}
-	}
-	loName, upName := make([]string, m.NumRows()), make([]string, m.NumRows())
-	for r := range base {
-		if !ranged(r) {
-			continue
-		}
-		for k := 1; ; k++ {
-			b := base[r]
-			if k > 1 {
-				b += "_" + strconv.Itoa(k)
-			}
-			if !used[b+"_lo"] && !used[b+"_up"] {
-				loName[r], upName[r] = b+"_lo", b+"_up"
-				used[b+"_lo"], used[b+"_up"] = true, true
-				break
-			}
-		}
-	}
-	placeholder := ""
-	if written == 0 {
-		// glpsol rejects an empty Subject To section.
-		placeholder = unique(append(append([]string(nil), base...), "no_rows"), objRow)[len(base)]
-	}
+	names := m.lpRowNames()
 	bw := bufio.NewWriter(w)
 	lw := &lineWriter{w: bw}
 	for _, l := range m.commentLines() {
@@ -347,6 +326,73 @@ func (m *Model) WriteLP(w io.Writer) error {
 	} else {
 		bw.WriteString("Minimize\n")
 	}
+	cols = m.lpObjective(lw, cols, konst, zero)
+	bw.WriteString("Subject To\n")
+	m.lpRows(lw, names, cols, zero)
+	m.lpBounds(bw, cols, konst)
+	bw.WriteString("End\n")
+	return bw.Flush()
+}
+
+// lpNames are the names of the rows of an LP file: base[r], or for a
+// ranged row lo[r] and up[r]; placeholder names the row written when no
+// other is ("" otherwise).
+type lpNames struct {
+	base, lo, up []string
+	placeholder  string
+}
+
+// ranged reports whether row r has two finite, different bounds.
+func (m *Model) ranged(r int) bool {
+	lo, up := m.RowLower[r], m.RowUpper[r]
+	return lo != up && !math.IsInf(lo, -1) && !math.IsInf(up, 1)
+}
+
+// lpRowNames names the rows: unique bases first, then for a ranged row
+// the first suffix that keeps both NAME_lo and NAME_up unused.
+func (m *Model) lpRowNames() lpNames {
+	base := make([]string, m.NumRows())
+	for r := range base {
+		base[r] = safeName(m.RowNames[r], "r"+strconv.Itoa(r))
+	}
+	base = unique(base, objRow)
+	used := map[string]bool{objRow: true}
+	written := 0
+	for r := range base {
+		if !m.ranged(r) {
+			used[base[r]] = true
+		}
+		if !math.IsInf(m.RowLower[r], -1) || !math.IsInf(m.RowUpper[r], 1) {
+			written++
+		}
+	}
+	n := lpNames{base: base, lo: make([]string, m.NumRows()), up: make([]string, m.NumRows())}
+	for r := range base {
+		if !m.ranged(r) {
+			continue
+		}
+		for k := 1; ; k++ {
+			b := base[r]
+			if k > 1 {
+				b += "_" + strconv.Itoa(k)
+			}
+			if !used[b+"_lo"] && !used[b+"_up"] {
+				n.lo[r], n.up[r] = b+"_lo", b+"_up"
+				used[b+"_lo"], used[b+"_up"] = true, true
+				break
+			}
+		}
+	}
+	if written == 0 {
+		// glpsol rejects an empty Subject To section.
+		n.placeholder = unique(append(append([]string(nil), base...), "no_rows"), objRow)[len(base)]
+	}
+	return n
+}
+
+// lpObjective writes the objective, the constant's column konst included,
+// and returns the column names with konst appended when there is one.
+func (m *Model) lpObjective(lw *lineWriter, cols []string, konst, zero string) []string {
 	lw.put(objRow + ":")
 	var oc []int
 	var ov []float64
@@ -361,7 +407,12 @@ func (m *Model) WriteLP(w io.Writer) error {
 	}
 	lw.terms(oc, ov, cols, zero)
 	lw.end()
-	bw.WriteString("Subject To\n")
+	return cols
+}
+
+// lpRows writes the constraints: an equality, a ranged row as two rows, a
+// one-sided row; a free row is omitted with a comment.
+func (m *Model) lpRows(lw *lineWriter, names lpNames, cols []string, zero string) {
 	row := func(name string, rc []int, vals []float64, op string, rhs float64) {
 		lw.put(name + ":")
 		lw.terms(rc, vals, cols, zero)
@@ -373,23 +424,27 @@ func (m *Model) WriteLP(w io.Writer) error {
 		lo, up := m.RowLower[r], m.RowUpper[r]
 		switch {
 		case lo == up:
-			row(base[r], rc, vals, "=", lo)
-		case ranged(r):
-			row(loName[r], rc, vals, ">=", lo)
-			row(upName[r], rc, vals, "<=", up)
+			row(names.base[r], rc, vals, "=", lo)
+		case m.ranged(r):
+			row(names.lo[r], rc, vals, ">=", lo)
+			row(names.up[r], rc, vals, "<=", up)
 		case !math.IsInf(lo, -1):
-			row(base[r], rc, vals, ">=", lo)
+			row(names.base[r], rc, vals, ">=", lo)
 		case !math.IsInf(up, 1):
-			row(base[r], rc, vals, "<=", up)
+			row(names.base[r], rc, vals, "<=", up)
 		default:
 			// LP has no free rows; glpsol takes a bound like -1e30
 			// literally and fails on it.
-			fmt.Fprintf(bw, "\\ free row %s omitted\n", base[r])
+			fmt.Fprintf(lw.w, "\\ free row %s omitted\n", names.base[r])
 		}
 	}
-	if placeholder != "" {
-		row(placeholder, nil, nil, ">=", 0)
+	if names.placeholder != "" {
+		row(names.placeholder, nil, nil, ">=", 0)
 	}
+}
+
+// lpBounds writes the Bounds section (konst fixed at 1).
+func (m *Model) lpBounds(bw *bufio.Writer, cols []string, konst string) {
 	bw.WriteString("Bounds\n")
 	for j := 0; j < m.NumVars(); j++ {
 		cn := cols[j]
@@ -412,6 +467,4 @@ func (m *Model) WriteLP(w io.Writer) error {
 	if konst != "" {
 		fmt.Fprintf(bw, " %s = 1\n", konst)
 	}
-	bw.WriteString("End\n")
-	return bw.Flush()
 }

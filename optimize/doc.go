@@ -1,17 +1,19 @@
 // Package optimize answers the questions of the paper's Sections 4 and 5
 // (Drozdowski & Wolniewicz 2004): how many stages n, which buffer size D,
-// and which layers of a tree should compute. It drives pipeline.Solve over
-// n, over D and over compute/relay splits, and reports beside them the
-// paper's closed forms, which live once in formulations: the D* heuristics
-// of Section 5 (formulations.DStarFor) and the LB strategy of Section 4.2
-// (formulations.LBStrategy, also behind sweep's lb_layer column).
+// and which layers of a tree should compute. It drives solve.Greedy over
+// n, over D and over compute/relay splits, solves its best point with
+// solve.Schedule, and reports beside them the paper's closed forms, which
+// live once in package closedform: the D* heuristics
+// of Section 5 (closedform.DStarFor) and the LB strategy of Section 4.2
+// (closedform.LBStrategy, also behind sweep's lb_layer column).
 //
 // # Which curve OverN optimises
 //
 // By default a point of the curve is exactly what `dlsched solve --stages
-// n` reports: the LP of the full n-stage pattern, solved, then pruned
-// (empty messages removed and the LP re-solved) — Cmax_pruned(n). With
-// pruning off (Pipeline.NoPrune) it is the LP optimum of the full pattern,
+// n --pattern greedy` reports: the LP of the full n-stage pattern, solved,
+// then pruned (empty messages removed and the LP re-solved) —
+// Cmax_pruned(n). With pruning off (Options.Solve.NoPrune) it is the LP
+// optimum of the full pattern,
 // Cmax_full(n), the paper's model of Fig. 9, in which every one of the nm
 // messages pays its startup S even when empty. Every point records both
 // (Point.Cmax and Point.CmaxFull); Cmax_pruned(n) ≤ Cmax_full(n).
@@ -41,7 +43,7 @@
 // so far. Since L increases, this proves, independently of the solver:
 //
 //   - every n in [n_min, Last] was evaluated — the minimum over that range
-//     is exact (it is the minimum of the same pipeline.Solve calls an
+//     is exact (it is the minimum of the same solve.Greedy calls an
 //     exhaustive scan would make);
 //   - for every n > Last, Cmax_full(n) ≥ L(n) > best: no full n-stage
 //     pattern beyond Last can beat the answer. For the unpruned curve this
@@ -51,7 +53,7 @@
 // sub-pattern chosen by the solver's vertex. Sub-patterns are a
 // combinatorial family (the paper, Section 4.2: the selection of layers
 // "remains an open problem of combinatorial nature"), and no finite rule
-// over n bounds them. The acceptance test scans pipeline.Solve beyond Last
+// over n bounds them. The acceptance test scans solve.Greedy beyond Last
 // and finds nothing better for the paper's Fig. 9b star.
 //
 // The rule is tight when communication dominates (Fig. 9b: best n = 105,
@@ -66,12 +68,12 @@
 //
 // The n-stage LP is the LP of a larger pattern with its later messages
 // switched off (a change of bounds), so the unpruned curve is computed
-// from one basis by the solve engine's warm-start option,
-// pipeline.Sequence: measured on the Fig. 9b star (D = 1e5, n = 10..105,
+// from one basis by the solve engine's warm-start option, solve.Sequence
+// (engine.Sequence): measured on the Fig. 9b star (D = 1e5, n = 10..105,
 // 96 LPs, Clp 1.17): 1.6 s warm against 14.7 s cold when it was written
 // (dual re-solves, about 20 iterations per point instead of about 2000;
 // the re-solves now use the first attempt's algorithm, see
-// pipeline.Sequence). Every warm answer goes
+// engine.Sequence). Every warm answer goes
 // through the steps and tolerances of a cold one (repair, certification on
 // the n-stage LP, polish) and is redone cold if the certificate fails.
 // Past the optimum the LPs are degenerate and a warm solve can take as
@@ -92,7 +94,7 @@
 //
 // # Trees: the LB strategy and relay-only layers
 //
-// formulations.LBStrategy is the closed form of Section 4.2 for a binomial tree in which
+// closedform.LBStrategy is the closed form of Section 4.2 for a binomial tree in which
 // only layer i computes and every stage carries the same chunk: Cmax(n) =
 // n(iS + VC/(np)) + AV/(np(p+1)^(i−1)), minimised at n* =
 // sqrt(AV/(iSp(p+1)^(i−1))), rounded to the better of ⌊n*⌋ and ⌈n*⌉ (the

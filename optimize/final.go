@@ -1,13 +1,13 @@
 package optimize
 
 import (
-	"github.com/dlsched/dlsched/formulations"
-	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/solve"
 )
 
 // Final is the schedule a search's best point stands for: the problem at
-// the best (n, D) solved as `dlsched solve` solves it (SolveBest: the
+// the best (n, D) solved as `dlsched solve` solves it (solve.Schedule: the
 // pattern search, or the full pattern without pruning). Its Cmax can be
 // below the curve's, which follows one rule for every point (the greedy
 // prune); the two gaps say what is proven about it.
@@ -31,14 +31,17 @@ type Final struct {
 	Schedule *schedule.Schedule `json:"-"`
 }
 
-// finalAt solves p (with buffer d) at n stages with SolveBest.
-func finalAt(p *formulations.Problem, n int, d float64, po pipeline.Options) (*Final, error) {
+// finalAt solves p (with buffer d) at n stages as `dlsched solve` does:
+// the pattern search of solve.Schedule, without verification.
+func finalAt(p *problem.Problem, n int, d float64, opt solve.Options) (*Final, error) {
 	q := *p
 	q.D = d
-	s, err := SolveBest(&q, n, PatternOptions{Pipeline: po})
+	opt.Pattern, opt.Cache, opt.Warm, opt.Verify = "search", nil, nil, false
+	res, err := solve.Schedule(&q, n, opt)
 	if err != nil {
 		return nil, err
 	}
+	s := res.Schedule
 	return &Final{Stages: n, D: schedule.Float(d), Cmax: schedule.Float(s.Cmax),
 		LowerBound: schedule.Float(s.LowerBound), Gap: schedule.Float(s.Gap),
 		PatternLowerBound: schedule.Float(s.PatternLowerBound), PatternGap: schedule.Float(s.PatternGap),

@@ -8,9 +8,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dlsched/dlsched/formulations"
-	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/closedform"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/solve"
 )
 
 // StageRule says which n OverD uses for each buffer size.
@@ -85,7 +86,7 @@ type DResult struct {
 	// Stages is the rule used.
 	Stages StageRule
 	// DStar is the Section 5 heuristic for the problem's topology.
-	DStar formulations.DStar
+	DStar closedform.DStar
 	// Final is Best solved as `dlsched solve --D d --stages n` solves
 	// it (the pattern search); its Cmax can be below Best's.
 	Final *Final
@@ -106,134 +107,190 @@ type DResult struct {
 // monotone (n_min(D) jumps at D = V/(k·capacity)); the refinement finds a
 // local minimum in the bracket, and a dip narrower than a grid cell can be
 // missed — that is all a grid can promise.
-func OverD(p *formulations.Problem, opt DOptions) (*DResult, error) {
-	if err := p.Validate(); err != nil {
+func OverD(p *problem.Problem, opt DOptions) (*DResult, error) {
+	if err := checkD(p, &opt); err != nil {
 		return nil, err
 	}
-	if opt.Pipeline.Solver == nil {
-		return nil, errors.New("optimize: no solver")
+	t0 := time.Now()
+	ds := &dSearch{p: p, opt: opt, seen: map[float64]Point{},
+		res: &DResult{Within: opt.Within, Stages: opt.Stages, DStar: closedform.DStarFor(p)}}
+	grid := LogGrid(opt.DMin, opt.DMax, opt.Points)
+	for _, d := range grid {
+		if _, err := ds.eval(d); err != nil {
+			return nil, err
+		}
+	}
+	ds.res.Grid = len(ds.seen)
+	if opt.Refine > 0 && !math.IsInf(float64(ds.best().Cmax), 1) {
+		if err := ds.refine(grid); err != nil {
+			return nil, err
+		}
+		if err := ds.bisect(); err != nil {
+			return nil, err
+		}
+	}
+	if err := ds.finish(); err != nil {
+		return nil, err
+	}
+	if !opt.NoTimings {
+		ds.res.Stats.Seconds = time.Since(t0).Seconds()
+	}
+	return ds.res, nil
+}
+
+// checkD refuses invalid options of OverD and fills in the defaults of
+// Points and Refine.
+func checkD(p *problem.Problem, opt *DOptions) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	if opt.Solve.Solver == nil {
+		return errors.New("optimize: no solver")
 	}
 	if !(opt.DMin > 0) || math.IsInf(opt.DMin, 0) {
-		return nil, &RangeError{Field: "DMin", Value: fmt.Sprint(opt.DMin), Want: "a finite number > 0"}
+		return &problem.FieldError{Field: "DMin", Value: fmt.Sprint(opt.DMin), Want: "a finite number > 0"}
 	}
 	if !(opt.DMax > opt.DMin) || math.IsInf(opt.DMax, 0) {
-		return nil, &RangeError{Field: "DMax", Value: fmt.Sprint(opt.DMax), Want: fmt.Sprintf("a finite number > {DMin} %g", opt.DMin)}
+		return &problem.FieldError{Field: "DMax", Value: fmt.Sprint(opt.DMax), Want: fmt.Sprintf("a finite number > {DMin} %g", opt.DMin)}
 	}
 	if opt.Points == 0 {
 		opt.Points = DefaultPoints
 	}
 	if opt.Points < 2 || opt.Points > MaxPoints {
-		return nil, &RangeError{Field: "Points", Value: fmt.Sprint(opt.Points), Want: fmt.Sprintf("an integer from 2 to %d", MaxPoints)}
+		return &problem.FieldError{Field: "Points", Value: fmt.Sprint(opt.Points), Want: fmt.Sprintf("an integer from 2 to %d", MaxPoints)}
 	}
 	if opt.Refine == 0 {
 		opt.Refine = DefaultRefine
 	}
 	if !(opt.Within >= 0 && opt.Within <= 1) {
-		return nil, &RangeError{Field: "Within", Value: fmt.Sprint(opt.Within), Want: "a fraction from 0 to 1"}
+		return &problem.FieldError{Field: "Within", Value: fmt.Sprint(opt.Within), Want: "a fraction from 0 to 1"}
 	}
 	if opt.Stages == StagesFixed && opt.N < 1 {
-		return nil, &RangeError{Field: "N", Value: fmt.Sprint(opt.N), Want: "an integer >= 1"}
+		return &problem.FieldError{Field: "N", Value: fmt.Sprint(opt.N), Want: "an integer >= 1"}
 	}
-	t0 := time.Now()
-	res := &DResult{Within: opt.Within, Stages: opt.Stages, DStar: formulations.DStarFor(p)}
-	seen := map[float64]Point{}
-	var notes []string
-	eval := func(d float64) (Point, error) {
-		if pt, ok := seen[d]; ok {
-			return pt, nil
-		}
-		pt, note, err := evalD(p, d, opt, &res.Stats)
-		if err != nil {
-			return pt, err
-		}
-		if note != "" {
-			notes = append(notes, note)
-		}
-		seen[d] = pt
+	return nil
+}
+
+// dSearch is one OverD: the points evaluated so far, by D, and the notes
+// they left.
+type dSearch struct {
+	p     *problem.Problem
+	opt   DOptions
+	res   *DResult
+	seen  map[float64]Point
+	notes []string
+}
+
+// eval evaluates buffer size d once (evalD) and remembers it.
+func (ds *dSearch) eval(d float64) (Point, error) {
+	if pt, ok := ds.seen[d]; ok {
 		return pt, nil
 	}
-	grid := LogGrid(opt.DMin, opt.DMax, opt.Points)
-	for _, d := range grid {
-		if _, err := eval(d); err != nil {
-			return nil, err
+	pt, note, err := evalD(ds.p, d, ds.opt, &ds.res.Stats)
+	if err != nil {
+		return pt, err
+	}
+	if note != "" {
+		ds.notes = append(ds.notes, note)
+	}
+	ds.seen[d] = pt
+	return pt, nil
+}
+
+// f is Cmax at D = e^x.
+func (ds *dSearch) f(x float64) (float64, error) {
+	pt, err := ds.eval(math.Exp(x))
+	return float64(pt.Cmax), err
+}
+
+// best returns the point of least Cmax so far (ties within tieTol: the
+// smaller D).
+func (ds *dSearch) best() Point {
+	var b Point
+	b.Cmax = schedule.Float(math.Inf(1))
+	for _, pt := range sorted(ds.seen) {
+		if float64(pt.Cmax) < float64(b.Cmax)*(1-tieTol) || (math.IsInf(float64(b.Cmax), 1) && !math.IsInf(float64(pt.Cmax), 1)) {
+			b = pt
 		}
 	}
-	res.Grid = len(seen)
-	best := func() Point {
-		var b Point
-		b.Cmax = schedule.Float(math.Inf(1))
-		for _, pt := range sorted(seen) {
-			if float64(pt.Cmax) < float64(b.Cmax)*(1-tieTol) || (math.IsInf(float64(b.Cmax), 1) && !math.IsInf(float64(pt.Cmax), 1)) {
-				b = pt
+	return b
+}
+
+// refine runs the golden section on log D in the grid cells next to the
+// best grid point, opt.Refine evaluations in all.
+func (ds *dSearch) refine(grid []float64) error {
+	b := sort.SearchFloat64s(grid, float64(ds.best().D))
+	a, c := math.Log(grid[max(b-1, 0)]), math.Log(grid[min(b+1, len(grid)-1)])
+	const phi = 0.6180339887498949
+	x1, x2 := c-phi*(c-a), a+phi*(c-a)
+	f1, err := ds.f(x1)
+	if err != nil {
+		return err
+	}
+	f2, err := ds.f(x2)
+	if err != nil {
+		return err
+	}
+	for k := 2; k < ds.opt.Refine; k++ {
+		if f1 <= f2 {
+			c, x2, f2 = x2, x1, f1
+			x1 = c - phi*(c-a)
+			if f1, err = ds.f(x1); err != nil {
+				return err
+			}
+		} else {
+			a, x1, f1 = x1, x2, f2
+			x2 = a + phi*(c-a)
+			if f2, err = ds.f(x2); err != nil {
+				return err
 			}
 		}
-		return b
 	}
-	if opt.Refine > 0 && !math.IsInf(float64(best().Cmax), 1) {
-		// Golden section on log D in the cells next to the best grid point.
-		b := sort.SearchFloat64s(grid, float64(best().D))
-		a, c := math.Log(grid[max(b-1, 0)]), math.Log(grid[min(b+1, len(grid)-1)])
-		const phi = 0.6180339887498949
-		x1, x2 := c-phi*(c-a), a+phi*(c-a)
-		f := func(x float64) (float64, error) {
-			pt, err := eval(math.Exp(x))
-			return float64(pt.Cmax), err
-		}
-		f1, err := f(x1)
+	return nil
+}
+
+// bisect looks for the smallest D within the slack of the best, between
+// the largest evaluated D below the first one that qualifies and it,
+// opt.Refine evaluations.
+func (ds *dSearch) bisect() error {
+	tau := float64(ds.best().Cmax) * (1 + ds.opt.Within)
+	pts := sorted(ds.seen)
+	q := 0
+	for q < len(pts) && float64(pts[q].Cmax) > tau {
+		q++
+	}
+	if q == 0 || q == len(pts) {
+		return nil
+	}
+	a, c := math.Log(float64(pts[q-1].D)), math.Log(float64(pts[q].D))
+	for k := 0; k < ds.opt.Refine; k++ {
+		m := (a + c) / 2
+		fm, err := ds.f(m)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		f2, err := f(x2)
-		if err != nil {
-			return nil, err
-		}
-		for k := 2; k < opt.Refine; k++ {
-			if f1 <= f2 {
-				c, x2, f2 = x2, x1, f1
-				x1 = c - phi*(c-a)
-				if f1, err = f(x1); err != nil {
-					return nil, err
-				}
-			} else {
-				a, x1, f1 = x1, x2, f2
-				x2 = a + phi*(c-a)
-				if f2, err = f(x2); err != nil {
-					return nil, err
-				}
-			}
-		}
-		// Bisection for the smallest D within the slack: between the
-		// largest evaluated D below the first one that qualifies and it.
-		tau := float64(best().Cmax) * (1 + opt.Within)
-		pts := sorted(seen)
-		q := 0
-		for q < len(pts) && float64(pts[q].Cmax) > tau {
-			q++
-		}
-		if q > 0 && q < len(pts) {
-			a, c := math.Log(float64(pts[q-1].D)), math.Log(float64(pts[q].D))
-			for k := 0; k < opt.Refine; k++ {
-				m := (a + c) / 2
-				fm, err := f(m)
-				if err != nil {
-					return nil, err
-				}
-				if fm <= tau {
-					c = m
-				} else {
-					a = m
-				}
-			}
+		if fm <= tau {
+			c = m
+		} else {
+			a = m
 		}
 	}
-	res.Curve = sorted(seen)
-	res.Best = best()
+	return nil
+}
+
+// finish fills the result: the curve, the best and the smallest D within
+// the slack, the same rule at D = ∞ and at the Section 5 heuristic's D*,
+// and the best point solved as `dlsched solve` solves it.
+func (ds *dSearch) finish() error {
+	p, opt, res := ds.p, ds.opt, ds.res
+	res.Curve = sorted(ds.seen)
+	res.Best = ds.best()
 	if math.IsInf(float64(res.Best.Cmax), 1) {
-		why := strings.Join(notes, "; ")
+		why := strings.Join(ds.notes, "; ")
 		if why == "" {
 			why = "every evaluated D gave no feasible schedule"
 		}
-		return nil, &NothingFeasibleError{Over: fmt.Sprintf("D in [%g, %g]", opt.DMin, opt.DMax), Why: why}
+		return &NothingFeasibleError{Over: fmt.Sprintf("D in [%g, %g]", opt.DMin, opt.DMax), Why: why}
 	}
 	tau := float64(res.Best.Cmax) * (1 + opt.Within)
 	for _, pt := range res.Curve {
@@ -244,34 +301,31 @@ func OverD(p *formulations.Problem, opt DOptions) (*DResult, error) {
 	}
 	un, note, err := evalD(p, math.Inf(1), opt, &res.Stats)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if note != "" {
-		notes = append(notes, note)
+		ds.notes = append(ds.notes, note)
 	}
 	res.Unlimited = un
 	if d := res.DStar; d.Exists && d.D > 0 && !math.IsInf(d.D, 0) {
 		pt, note, err := evalD(p, d.D, opt, &res.Stats)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if note != "" {
-			notes = append(notes, note)
+			ds.notes = append(ds.notes, note)
 		}
 		res.AtDStar = &pt
 	}
-	res.Note = strings.Join(notes, "; ")
+	res.Note = strings.Join(ds.notes, "; ")
 	if res.Best.Stages > 0 {
-		fin, err := finalAt(p, res.Best.Stages, float64(res.Best.D), opt.Pipeline)
+		fin, err := finalAt(p, res.Best.Stages, float64(res.Best.D), opt.Solve)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		res.Final = fin
 	}
-	if !opt.NoTimings {
-		res.Stats.Seconds = time.Since(t0).Seconds()
-	}
-	return res, nil
+	return nil
 }
 
 // sorted returns the points in increasing D.
@@ -287,7 +341,7 @@ func sorted(seen map[float64]Point) []Point {
 // evalD evaluates one buffer size under the stage rule. A D that needs an
 // LP beyond the memory limit, or (StagesFixed) more stages than N, gives an
 // infeasible point (Cmax = +Inf) and a note.
-func evalD(p *formulations.Problem, d float64, opt DOptions, st *Stats) (Point, string, error) {
+func evalD(p *problem.Problem, d float64, opt DOptions, st *Stats) (Point, string, error) {
 	q := *p
 	q.D = d
 	nmin := q.NMin()
@@ -304,7 +358,7 @@ func evalD(p *formulations.Problem, d float64, opt DOptions, st *Stats) (Point, 
 	case StagesBest:
 		r, err := OverN(&q, opt.Options)
 		if err != nil {
-			var se *pipeline.SizeError
+			var se *solve.SizeError
 			if errors.As(err, &se) {
 				return inf, fmt.Sprintf("D=%g skipped: %v", d, err), nil
 			}
@@ -323,9 +377,9 @@ func evalD(p *formulations.Problem, d float64, opt DOptions, st *Stats) (Point, 
 		inf.Stages = nmin
 		return inf, fmt.Sprintf("D=%g skipped: n_min=%d stages", d, nmin), nil
 	}
-	s, err := pipeline.Solve(&q, n, opt.Pipeline)
+	s, err := solve.Greedy(&q, n, opt.Solve)
 	if err != nil {
-		var se *pipeline.SizeError
+		var se *solve.SizeError
 		if errors.As(err, &se) {
 			inf.Stages = n
 			return inf, fmt.Sprintf("D=%g skipped: %v", d, err), nil

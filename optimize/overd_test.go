@@ -4,15 +4,15 @@ import (
 	"math"
 	"testing"
 
-	"github.com/dlsched/dlsched/formulations"
-	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/problem"
+	"github.com/dlsched/dlsched/solve"
 	"github.com/dlsched/dlsched/topology"
 )
 
 // smallStar has a Section 5 heuristic D* = mS/(A − mC) = 4·0.05/(0.01 −
 // 0.004) = 33.33 and n_min(D) = ⌈1000/(4D)⌉.
-func smallStar() *formulations.Problem {
-	return &formulations.Problem{Kind: topology.Star, M: 4, S: 0.05, C: 1e-3, A: 1e-2, D: math.Inf(1), V: 1000}
+func smallStar() *problem.Problem {
+	return &problem.Problem{Kind: topology.Star, M: 4, S: 0.05, C: 1e-3, A: 1e-2, D: math.Inf(1), V: 1000}
 }
 
 // TestOverDMin: at n = n_min(D) (the paper's Fig. 7 setting) the curve has
@@ -23,11 +23,11 @@ func smallStar() *formulations.Problem {
 func TestOverDMin(t *testing.T) {
 	s := newClp(t)
 	p := smallStar()
-	r, err := OverD(p, DOptions{Options: Options{Pipeline: popts(s, true)}, DMin: 10, DMax: 1000, Points: 7, Stages: StagesMin, Within: 0.01})
+	r, err := OverD(p, DOptions{Options: Options{Solve: popts(s, true)}, DMin: 10, DMax: 1000, Points: 7, Stages: StagesMin, Within: 0.01})
 	if err != nil {
 		t.Fatal(err)
 	}
-	inf, err := OverN(p, Options{Pipeline: popts(s, true)})
+	inf, err := OverN(p, Options{Solve: popts(s, true)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func TestOverDMin(t *testing.T) {
 	// The reported point is what solve gives at that D and n_min.
 	q := *p
 	q.D = float64(r.Best.D)
-	sc, err := pipeline.Solve(&q, q.NMin(), popts(s, true))
+	sc, err := solve.Greedy(&q, q.NMin(), popts(s, true))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestOverDMonotone(t *testing.T) {
 		n     int
 		prune bool
 	}{{StagesFixed, 5, true}, {StagesBest, 0, false}} {
-		r, err := OverD(p, DOptions{Options: Options{Pipeline: popts(s, c.prune)}, DMin: 10, DMax: 1000, Points: 7, Stages: c.rule, N: c.n, Within: 0.01})
+		r, err := OverD(p, DOptions{Options: Options{Solve: popts(s, c.prune)}, DMin: 10, DMax: 1000, Points: 7, Stages: c.rule, N: c.n, Within: 0.01})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,7 +91,7 @@ func TestOverDMonotone(t *testing.T) {
 		t.Logf("%s: best D=%.6g Cmax=%.10g; smallest within 1%%: D=%.6g Cmax=%.10g; D=inf: %.10g",
 			c.rule, float64(r.Best.D), float64(r.Best.Cmax), float64(r.Smallest.D), float64(r.Smallest.Cmax), float64(r.Unlimited.Cmax))
 	}
-	if _, err := OverD(p, DOptions{Options: Options{Pipeline: popts(s, true)}, DMin: 10, DMax: 5}); err == nil {
+	if _, err := OverD(p, DOptions{Options: Options{Solve: popts(s, true)}, DMin: 10, DMax: 5}); err == nil {
 		t.Errorf("D-max below D-min accepted")
 	}
 }
@@ -107,7 +107,7 @@ func TestOverNDFig9a(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := OverND(p, []float64{1e5, 1e6}, Options{Pipeline: popts(s, false)}, 6)
+	r, err := OverND(p, []float64{1e5, 1e6}, Options{Solve: popts(s, false)}, 6)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,10 +6,9 @@ import (
 	"math"
 	"time"
 
-	"github.com/dlsched/dlsched/formulations"
-	"github.com/dlsched/dlsched/pipeline"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/solve"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -23,11 +22,14 @@ const tieTol = 1e-9
 
 // Options configure the searches of this package.
 type Options struct {
-	// Pipeline holds the solver and the LP settings of every solve. Its
-	// NoPrune selects the curve: false (the default) optimises the pruned
-	// makespan that `dlsched solve --stages n` reports, true the LP optimum
-	// of the full n-stage pattern (the paper's Fig. 9 model).
-	Pipeline pipeline.Options
+	// Solve holds the solver and the LP settings of every solve (its
+	// Pattern, Cache, Warm and Verify are not used: a point is the
+	// paper's greedy prune, a Final the pattern search, neither verified).
+	// Its NoPrune selects the curve: false (the default) optimises the
+	// pruned makespan that `dlsched solve --stages n --pattern greedy`
+	// reports, true the LP optimum of the full n-stage pattern (the
+	// paper's Fig. 9 model).
+	Solve solve.Options
 	// NMax is the guard of the stage search: no n above it is evaluated.
 	// Zero means n_min + DefaultSpan.
 	NMax int
@@ -128,7 +130,7 @@ func (b Bound) FirstAbove(c float64) int {
 // dominates, but its slope is exactly the S-per-stage growth the paper
 // observes ("After exceeding a certain limit, Cmax grows linearly with
 // n"). It holds for the true optimum, independently of any solver.
-func FullPatternBound(p *formulations.Problem) Bound {
+func FullPatternBound(p *problem.Problem) Bound {
 	switch p.Kind {
 	case topology.Star:
 		if len(p.Procs) > 0 {
@@ -172,7 +174,7 @@ type NResult struct {
 	RuleN int
 	// Bound is the line L(n) of FullPatternBound.
 	Bound Bound
-	// Pruned tells which curve was optimised (Options.Pipeline.NoPrune
+	// Pruned tells which curve was optimised (Options.Solve.NoPrune
 	// false).
 	Pruned bool
 	// Schedule is the schedule of Best (nil when the curve was computed
@@ -198,34 +200,34 @@ type Stats struct {
 }
 
 // OverN evaluates Cmax(n) for n = n_min, n_min+1, ... and returns the
-// whole curve and the best n. Each point is pipeline.Solve(p, n) — with
-// pruning unless opt.Pipeline.NoPrune — so a point is exactly what
+// whole curve and the best n. Each point is solve.Greedy(p, n) — with
+// pruning unless opt.Solve.NoPrune — so a point is exactly what
 // `dlsched solve --stages n` reports. The search stops before the first n
 // with L(n) > Best.Cmax (FullPatternBound; the package doc gives what this
 // covers) or after opt.NMax. With pruning off, points are solved from the
 // previous point's basis when the solver supports it (see the package doc
 // for the measured gain).
-func OverN(p *formulations.Problem, opt Options) (*NResult, error) {
+func OverN(p *problem.Problem, opt Options) (*NResult, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	if opt.Pipeline.Solver == nil {
+	if opt.Solve.Solver == nil {
 		return nil, errors.New("optimize: no solver")
 	}
 	t0 := time.Now()
 	nmin := p.NMin()
 	if nmin >= math.MaxInt32 {
-		return nil, &formulations.FieldError{Field: "D", Value: fmt.Sprintf("%g", p.D), Want: "a buffer large enough for fewer than 2^31 stages"}
+		return nil, &problem.FieldError{Field: "D", Value: fmt.Sprintf("%g", p.D), Want: "a buffer large enough for fewer than 2^31 stages"}
 	}
 	nmax := opt.NMax
 	if nmax <= 0 {
 		nmax = nmin + DefaultSpan
 	}
 	if nmax < nmin {
-		return nil, &RangeError{Field: "NMax", Value: fmt.Sprint(nmax), Want: fmt.Sprintf("at least n_min=%d", nmin)}
+		return nil, &problem.FieldError{Field: "NMax", Value: fmt.Sprint(nmax), Want: fmt.Sprintf("at least n_min=%d", nmin)}
 	}
 	b := FullPatternBound(p)
-	res := &NResult{NMin: nmin, Bound: b, Pruned: !opt.Pipeline.NoPrune}
+	res := &NResult{NMin: nmin, Bound: b, Pruned: !opt.Solve.NoPrune}
 	res.Best.Cmax = schedule.Float(math.Inf(1))
 	eng := warmFor(p, opt)
 	for n := nmin; ; n++ {
@@ -239,9 +241,9 @@ func OverN(p *formulations.Problem, opt Options) (*NResult, error) {
 			res.Note = fmt.Sprintf("stopped by the guard n_max=%d before the stopping rule fired", nmax)
 			break
 		}
-		pt, s, err := evalN(p, n, opt.Pipeline, eng, &res.Stats)
+		pt, s, err := evalN(p, n, opt.Solve, eng, &res.Stats)
 		if err != nil {
-			var se *pipeline.SizeError
+			var se *solve.SizeError
 			if errors.As(err, &se) && n > nmin {
 				res.Note = fmt.Sprintf("stopped at n=%d: %v", n, err)
 				break
@@ -274,7 +276,7 @@ func OverN(p *formulations.Problem, opt Options) (*NResult, error) {
 		res.Note = s0
 	}
 	if !opt.noFinal {
-		fin, err := finalAt(p, res.Best.Stages, p.D, opt.Pipeline)
+		fin, err := finalAt(p, res.Best.Stages, p.D, opt.Solve)
 		if err != nil {
 			return nil, err
 		}
@@ -287,10 +289,10 @@ func OverN(p *formulations.Problem, opt Options) (*NResult, error) {
 }
 
 // warmFor returns the engine's warm-start option when the curve is the
-// unpruned one (pipeline.Sequence), else nil.
-func warmFor(p *formulations.Problem, opt Options) *pipeline.Sequence {
-	if opt.Pipeline.NoPrune && !opt.NoWarm {
-		return pipeline.NewSequence(p, opt.Pipeline)
+// unpruned one (solve.Sequence), else nil.
+func warmFor(p *problem.Problem, opt Options) *solve.Sequence {
+	if opt.Solve.NoPrune && !opt.NoWarm {
+		return solve.NewSequence(p, opt.Solve)
 	}
 	return nil
 }
@@ -300,10 +302,10 @@ func warmFor(p *formulations.Problem, opt Options) *pipeline.Sequence {
 // (Best, Last, Covered, RuleN) is unchanged: beyond Last no full pattern
 // can win, and a pruned one that would is not taken, since the rule does
 // not cover pruned patterns (package doc).
-func extend(p *formulations.Problem, opt Options, r *NResult, through int) error {
+func extend(p *problem.Problem, opt Options, r *NResult, through int) error {
 	eng := warmFor(p, opt)
 	for n := r.Curve[len(r.Curve)-1].Stages + 1; n <= through; n++ {
-		pt, _, err := evalN(p, n, opt.Pipeline, eng, &r.Stats)
+		pt, _, err := evalN(p, n, opt.Solve, eng, &r.Stats)
 		if err != nil {
 			return err
 		}
@@ -318,7 +320,7 @@ func extend(p *formulations.Problem, opt Options, r *NResult, through int) error
 }
 
 // evalN solves one point, warm when eng is usable, else cold.
-func evalN(p *formulations.Problem, n int, po pipeline.Options, eng *pipeline.Sequence, st *Stats) (Point, *schedule.Schedule, error) {
+func evalN(p *problem.Problem, n int, po solve.Options, eng *solve.Sequence, st *Stats) (Point, *schedule.Schedule, error) {
 	if eng != nil {
 		if out, warm, ok := eng.Solve(n); ok {
 			st.Warm++
@@ -326,7 +328,7 @@ func evalN(p *formulations.Problem, n int, po pipeline.Options, eng *pipeline.Se
 		}
 		st.Fallbacks++
 	}
-	s, err := pipeline.Solve(p, n, po)
+	s, err := solve.Greedy(p, n, po)
 	if eng != nil {
 		eng.Invalidate() // the shared solver now holds another model
 	}
@@ -339,13 +341,13 @@ func evalN(p *formulations.Problem, n int, po pipeline.Options, eng *pipeline.Se
 
 // outcomePoint reads a point out of the unpruned outcome of the full
 // n-stage pattern.
-func outcomePoint(p *formulations.Problem, n int, out *pipeline.Outcome, warm bool) Point {
+func outcomePoint(p *problem.Problem, n int, out solve.Outcome, warm bool) Point {
 	return Point{Stages: n, D: schedule.Float(p.D), Cmax: schedule.Float(out.Cmax), CmaxFull: schedule.Float(out.Cmax),
-		LowerBound: schedule.Float(out.LowerBound), StagesUsed: out.StagesUsed(), Warm: warm}
+		LowerBound: schedule.Float(out.LowerBound), StagesUsed: out.StagesUsed, Warm: warm}
 }
 
 // pointOf reads a point out of a solved schedule.
-func pointOf(p *formulations.Problem, n int, s *schedule.Schedule) Point {
+func pointOf(p *problem.Problem, n int, s *schedule.Schedule) Point {
 	full := s.Cmax
 	if s.Pruning != nil {
 		full = s.Pruning.CmaxBefore
@@ -353,11 +355,6 @@ func pointOf(p *formulations.Problem, n int, s *schedule.Schedule) Point {
 	return Point{Stages: n, D: schedule.Float(p.D), Cmax: schedule.Float(s.Cmax), CmaxFull: schedule.Float(full),
 		LowerBound: schedule.Float(s.LowerBound), StagesUsed: s.Stages, NMin: s.NMin}
 }
-
-// RangeError is an option of a search with an invalid value: package
-// problem's FieldError, with Field the option's name in Options, DOptions
-// or SplitOptions ("NMax", "DMin", "DMax", "Points", "Within", "N").
-type RangeError = problem.FieldError
 
 // NothingFeasibleError reports a search in which no evaluated point gave a
 // schedule (every LP infeasible or refused); Why gives the reasons.

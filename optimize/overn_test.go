@@ -5,9 +5,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/dlsched/dlsched/formulations"
-	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/solve"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -18,23 +18,23 @@ func TestFullPatternBound(t *testing.T) {
 	s := newClp(t)
 	cases := []struct {
 		name             string
-		p                *formulations.Problem
+		p                *problem.Problem
 		slope, intercept float64
 		ns               []int
 	}{
 		// nmS + CV = n·10·0.01 + 1e-4·1e7.
 		{"star fig9b", fig9b(), 0.1, 1000, []int{10, 60, 150}},
 		// ΣS_i = 0.3, min C_i = 1e-3: n·0.3 + 1e-3·100.
-		{"heterogeneous star", &formulations.Problem{Kind: topology.Star, M: 3, D: 20, V: 100,
+		{"heterogeneous star", &problem.Problem{Kind: topology.Star, M: 3, D: 20, V: 100,
 			Procs: []schedule.Proc{{S: 0.1, C: 2e-3, A: 0.05}, {S: 0.1, C: 1e-3, A: 0.02}, {S: 0.1, C: 3e-3, A: 0.04}}}, 0.3, 0.1, []int{2, 5, 30}},
 		// NLF: h'=3, i_last=3: n·3·0.01 + 1e-3·1000/2 + 2·0.01.
-		{"tree nlf 1-buffer", &formulations.Problem{Kind: topology.Tree, Order: topology.NLF, Buffers: 1, P: 2, H: 3, S: 0.01, C: 1e-3, A: 0.02, D: 50, V: 1000}, 0.03, 0.52, []int{4, 8, 40}},
+		{"tree nlf 1-buffer", &problem.Problem{Kind: topology.Tree, Order: topology.NLF, Buffers: 1, P: 2, H: 3, S: 0.01, C: 1e-3, A: 0.02, D: 50, V: 1000}, 0.03, 0.52, []int{4, 8, 40}},
 		// LLF: i_last = 1: n·3·0.01 + 0.5.
-		{"tree llf 2-buffer", &formulations.Problem{Kind: topology.Tree, Order: topology.LLF, Buffers: 2, P: 2, H: 3, S: 0.01, C: 1e-3, A: 0.02, D: 50, V: 1000}, 0.03, 0.5, []int{4, 8, 40}},
+		{"tree llf 2-buffer", &problem.Problem{Kind: topology.Tree, Order: topology.LLF, Buffers: 2, P: 2, H: 3, S: 0.01, C: 1e-3, A: 0.02, D: 50, V: 1000}, 0.03, 0.5, []int{4, 8, 40}},
 		// Σi = 1+2+3 = 6: n·6·0.01 + 0.5.
-		{"binomial nlf", &formulations.Problem{Kind: topology.Binomial, Order: topology.NLF, Buffers: 1, P: 2, H: 3, S: 0.01, C: 1e-3, A: 0.02, D: 50, V: 1000}, 0.06, 0.5, []int{3, 8, 40}},
+		{"binomial nlf", &problem.Problem{Kind: topology.Binomial, Order: topology.NLF, Buffers: 1, P: 2, H: 3, S: 0.01, C: 1e-3, A: 0.02, D: 50, V: 1000}, 0.06, 0.5, []int{3, 8, 40}},
 		// Only layer 3 computes: n·3·0.01 + 0.5.
-		{"binomial relay 1,2", &formulations.Problem{Kind: topology.Binomial, Order: topology.NLF, Buffers: 1, P: 2, H: 3, S: 0.01, C: 1e-3, A: 0.02, D: 50, V: 1000, Relay: []int{1, 2}}, 0.03, 0.5, []int{7, 20, 60}},
+		{"binomial relay 1,2", &problem.Problem{Kind: topology.Binomial, Order: topology.NLF, Buffers: 1, P: 2, H: 3, S: 0.01, C: 1e-3, A: 0.02, D: 50, V: 1000, Relay: []int{1, 2}}, 0.03, 0.5, []int{7, 20, 60}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -46,7 +46,7 @@ func TestFullPatternBound(t *testing.T) {
 				if n < c.p.NMin() {
 					t.Fatalf("n=%d below n_min=%d", n, c.p.NMin())
 				}
-				sc, err := pipeline.Solve(c.p, n, popts(s, false))
+				sc, err := solve.Greedy(c.p, n, popts(s, false))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -67,7 +67,7 @@ func TestFullPatternBound(t *testing.T) {
 // linearly with n"): Cmax_full(150) = 150·0.1 + 1000 = 1015.
 func TestFullPatternBoundTight(t *testing.T) {
 	s := newClp(t)
-	sc, err := pipeline.Solve(fig9b(), 150, popts(s, false))
+	sc, err := solve.Greedy(fig9b(), 150, popts(s, false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestBoundFirstAbove(t *testing.T) {
 
 // fig9bBest is the minimum of Cmax(n) for the Fig. 9b star with D = 1e5:
 // n = 105, Cmax = 1010.50807821 (pruned = unpruned: no message is empty at
-// n = 105). Source: the exhaustive scan of pipeline.Solve in
+// n = 105). Source: the exhaustive scan of engine.Solve in
 // TestOverNFig9bExhaustive, which finds the same value; the rule fires at
 // n = 106 since L(106) = 1010.6 > 1010.508.
 const (
@@ -103,7 +103,7 @@ const (
 
 // TestOverNFig9bExhaustive is the acceptance test of issue 5: OverN on the
 // Fig. 9b star (m=10, S=1e-2, C=1e-4, A=1e-3, D=1e5, V=1e7) finds the same
-// minimum as an exhaustive scan of pipeline.Solve(p, k) (what `dlsched
+// minimum as an exhaustive scan of solve.Greedy(p, k) (what `dlsched
 // solve --stages k` runs). The scan covers the whole range OverN claims
 // plus 25 stages beyond its stop, where only the unpruned curve is covered
 // by the rule; with -short it covers n_min..n_min+5, the 20 stages around
@@ -111,7 +111,7 @@ const (
 func TestOverNFig9bExhaustive(t *testing.T) {
 	s := newClp(t)
 	p := fig9b()
-	r, err := OverN(p, Options{Pipeline: popts(s, true)})
+	r, err := OverN(p, Options{Solve: popts(s, true)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestOverNFig9bExhaustive(t *testing.T) {
 		go func(w int) {
 			defer wg.Done()
 			for i := w; i < len(ks); i += 2 {
-				sc, err := pipeline.Solve(p, ks[i], popts(fresh, true))
+				sc, err := solve.Greedy(p, ks[i], popts(fresh, true))
 				if err != nil {
 					errs[i] = err
 					return
@@ -190,10 +190,10 @@ func TestOverNFig9bExhaustive(t *testing.T) {
 // TestOverNWarmMatchesCold: the warm-started unpruned curve equals the cold
 // one point by point (within the certification tolerance), on a star and on
 // trees whose networks have link, store-and-forward and buffer arcs (the
-// prefix property pipeline.Sequence relies on).
+// prefix property solve.Sequence relies on).
 func TestOverNWarmMatchesCold(t *testing.T) {
 	s := newClp(t)
-	cases := []*formulations.Problem{
+	cases := []*problem.Problem{
 		{Kind: topology.Star, M: 4, S: 0.005, C: 2e-3, A: 1e-2, D: 20, V: 1000},
 		{Kind: topology.Tree, Order: topology.LLF, Buffers: 2, P: 2, H: 3, S: 0.01, C: 1e-3, A: 0.02, D: 50, V: 1000},
 		{Kind: topology.Tree, Order: topology.NLF, Buffers: 1, P: 2, H: 3, S: 0.01, C: 1e-3, A: 0.02, D: 50, V: 1000},
@@ -201,11 +201,11 @@ func TestOverNWarmMatchesCold(t *testing.T) {
 	}
 	for _, p := range cases {
 		t.Run(p.Kind.String()+"_"+p.Order.String(), func(t *testing.T) {
-			warm, err := OverN(p, Options{Pipeline: popts(s, false)})
+			warm, err := OverN(p, Options{Solve: popts(s, false)})
 			if err != nil {
 				t.Fatal(err)
 			}
-			cold, err := OverN(p, Options{Pipeline: popts(s, false), NoWarm: true})
+			cold, err := OverN(p, Options{Solve: popts(s, false), NoWarm: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -242,8 +242,8 @@ func TestOverNWarmMatchesCold(t *testing.T) {
 // Cmax ≈ 10.1 only from n ≈ 1000.
 func TestOverNGuard(t *testing.T) {
 	s := newClp(t)
-	p := &formulations.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, D: 1e4, V: 1e5}
-	r, err := OverN(p, Options{Pipeline: popts(s, false), NMax: 8})
+	p := &problem.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, D: 1e4, V: 1e5}
+	r, err := OverN(p, Options{Solve: popts(s, false), NMax: 8})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,14 +251,14 @@ func TestOverNGuard(t *testing.T) {
 		t.Errorf("covered=%v last=%d n_min=%d rule_n=%d note=%q; want false 8 1 ~1000 and a note", r.Covered, r.Last, r.NMin, r.RuleN, r.Note)
 	}
 	p.S = 0 // every stage free: L(n) = CV does not grow
-	r, err = OverN(p, Options{Pipeline: popts(s, false), NMax: 4})
+	r, err = OverN(p, Options{Solve: popts(s, false), NMax: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.Covered || r.RuleN != 0 || !strings.Contains(r.Note, "S = 0") {
 		t.Errorf("S=0: covered=%v rule_n=%d note=%q", r.Covered, r.RuleN, r.Note)
 	}
-	if _, err := OverN(fig9b(), Options{Pipeline: popts(s, false), NMax: 3}); err == nil {
+	if _, err := OverN(fig9b(), Options{Solve: popts(s, false), NMax: 3}); err == nil {
 		t.Errorf("n-max below n_min accepted")
 	}
 }

@@ -8,9 +8,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dlsched/dlsched/formulations"
-	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/closedform"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/solve"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -76,7 +77,7 @@ type SplitResult struct {
 	Classic []Split
 	// LB is the closed-form LB strategy of Section 4.2 per layer (binomial
 	// trees only) and LBPick the index of the paper's choice.
-	LB     []formulations.LBLayer
+	LB     []closedform.LBLayer
 	LBPick int
 	// LBTrue is the index in LB of the layer with the least true
 	// equal-chunk makespan (LBBest).
@@ -101,142 +102,199 @@ type SplitResult struct {
 // layer computing are solved beside, and for binomial trees the
 // closed-form LB strategy is reported too. p.Relay and p.Order's effect on
 // single layers are ignored; multi-layer candidates use p.Order.
-func RelaySplit(p *formulations.Problem, opt SplitOptions) (*SplitResult, error) {
-	if p.Kind != topology.Tree && p.Kind != topology.Binomial {
-		return nil, &formulations.FieldError{Field: "topology", Value: p.Kind.String(), Want: "tree or binomial (relay-only layers exist only in trees)"}
-	}
-	base := *p
-	base.Relay = nil
-	if err := base.Validate(); err != nil {
+func RelaySplit(p *problem.Problem, opt SplitOptions) (*SplitResult, error) {
+	base, err := checkSplit(p, opt)
+	if err != nil {
 		return nil, err
 	}
-	if opt.Pipeline.Solver == nil {
-		return nil, errors.New("optimize: no solver")
+	t0 := time.Now()
+	rs := &relaySearch{base: base, opt: opt, res: &SplitResult{Stages: opt.Stages}, tried: map[string]bool{}}
+	if p.Kind == topology.Binomial {
+		lb, pick, err := closedform.LBStrategy(base)
+		if err != nil {
+			return nil, err
+		}
+		rs.res.LB, rs.res.LBPick, rs.res.LBTrue = lb, pick, closedform.LBBest(lb)
 	}
-	if opt.Stages == StagesFixed && opt.N < 1 {
-		return nil, &RangeError{Field: "N", Value: fmt.Sprint(opt.N), Want: "an integer >= 1"}
+	if err := rs.classic(); err != nil {
+		return nil, err
+	}
+	bestSingle, err := rs.singles()
+	if err != nil {
+		return nil, err
 	}
 	ex := opt.Exhaustive
 	if ex == 0 {
 		ex = DefaultExhaustive
 	}
-	t0 := time.Now()
-	res := &SplitResult{Stages: opt.Stages}
-	var notes []string
-	if p.Kind == topology.Binomial {
-		lb, pick, err := formulations.LBStrategy(&base)
-		if err != nil {
-			return nil, err
-		}
-		res.LB, res.LBPick, res.LBTrue = lb, pick, formulations.LBBest(lb)
-	}
-	for _, o := range []topology.Order{topology.NLF, topology.LLF} {
-		q := base
-		q.Order = o
-		s, note, err := evalSplit(&q, allLayers(p.H), opt, &res.Stats)
-		if err != nil {
-			return nil, err
-		}
-		if note != "" {
-			notes = append(notes, note)
-		}
-		res.Classic = append(res.Classic, s)
-	}
-	best := math.Inf(1)
-	for _, c := range res.Classic {
-		best = math.Min(best, float64(c.Cmax))
-	}
-	tried := map[string]bool{}
-	try := func(set []int) (Split, error) {
-		sort.Ints(set)
-		key := ints(set)
-		tried[key] = true
-		s := newSplit(&base, set)
-		if s.Trivial >= best*(1-tieTol) {
-			s.Skipped = fmt.Sprintf("trivial bound %.6g is not below the best %.6g", s.Trivial, best)
-			res.Candidates = append(res.Candidates, s)
-			return s, nil
-		}
-		s, note, err := evalSplit(&base, set, opt, &res.Stats)
-		if err != nil {
-			return s, err
-		}
-		if note != "" {
-			notes = append(notes, note)
-		}
-		res.Candidates = append(res.Candidates, s)
-		best = math.Min(best, float64(s.Cmax))
-		return s, nil
-	}
-	// Single layers, most promising (smallest trivial bound) first, so
-	// that hopeless ones are skipped.
-	singles := allLayers(p.H)
-	sort.SliceStable(singles, func(a, b int) bool {
-		return newSplit(&base, []int{singles[a]}).Trivial < newSplit(&base, []int{singles[b]}).Trivial
-	})
-	var bestSingle Split
-	bestSingle.Cmax = schedule.Float(math.Inf(1))
-	for _, i := range singles {
-		s, err := try([]int{i})
-		if err != nil {
-			return nil, err
-		}
-		if s.Skipped == "" && float64(s.Cmax) < float64(bestSingle.Cmax)*(1-tieTol) {
-			bestSingle = s
-		}
-	}
 	if p.H <= ex {
-		for mask := 1; mask < 1<<p.H; mask++ {
-			var set []int
-			for l := 1; l <= p.H; l++ {
-				if mask&(1<<(l-1)) != 0 {
-					set = append(set, l)
-				}
-			}
-			if len(set) < 2 || len(set) == p.H {
-				continue // singles done; all layers is Classic
-			}
-			if _, err := try(set); err != nil {
-				return nil, err
-			}
-		}
+		err = rs.subsets()
 	} else if bestSingle.Compute != nil {
-		cur := bestSingle
-		for {
-			next := cur
-			for l := 1; l <= p.H; l++ {
-				if contains(cur.Compute, l) {
-					continue
-				}
-				set := append(append([]int(nil), cur.Compute...), l)
-				if len(set) == p.H || tried[ints(sortedCopy(set))] {
-					continue
-				}
-				s, err := try(set)
-				if err != nil {
-					return nil, err
-				}
-				if s.Skipped == "" && float64(s.Cmax) < float64(next.Cmax)*(1-tieTol) {
-					next = s
-				}
-			}
-			if ints(next.Compute) == ints(cur.Compute) {
-				break
-			}
-			cur = next
-		}
+		err = rs.extend(bestSingle)
 	}
+	if err != nil {
+		return nil, err
+	}
+	res := rs.res
 	res.Best.Cmax = schedule.Float(math.Inf(1))
 	for _, s := range append(append([]Split(nil), res.Candidates...), res.Classic...) {
 		if s.Skipped == "" && float64(s.Cmax) < float64(res.Best.Cmax)*(1-tieTol) {
 			res.Best = s
 		}
 	}
-	res.Note = strings.Join(notes, "; ")
+	res.Note = strings.Join(rs.notes, "; ")
 	if !opt.NoTimings {
 		res.Stats.Seconds = time.Since(t0).Seconds()
 	}
 	return res, nil
+}
+
+// checkSplit refuses what RelaySplit cannot search and returns p without
+// its relay-only layers, validated.
+func checkSplit(p *problem.Problem, opt SplitOptions) (*problem.Problem, error) {
+	if p.Kind != topology.Tree && p.Kind != topology.Binomial {
+		return nil, &problem.FieldError{Field: "topology", Value: p.Kind.String(), Want: "tree or binomial (relay-only layers exist only in trees)"}
+	}
+	base := *p
+	base.Relay = nil
+	if err := base.Validate(); err != nil {
+		return nil, err
+	}
+	if opt.Solve.Solver == nil {
+		return nil, errors.New("optimize: no solver")
+	}
+	if opt.Stages == StagesFixed && opt.N < 1 {
+		return nil, &problem.FieldError{Field: "N", Value: fmt.Sprint(opt.N), Want: "an integer >= 1"}
+	}
+	return &base, nil
+}
+
+// relaySearch is one RelaySplit: the splits tried, the best makespan so
+// far and the notes the stage searches left.
+type relaySearch struct {
+	base  *problem.Problem // every layer computing, the problem's order
+	opt   SplitOptions
+	res   *SplitResult
+	best  float64
+	tried map[string]bool
+	notes []string
+}
+
+// classic solves the paper's NLF and LLF with every layer computing; the
+// better is the first best makespan.
+func (rs *relaySearch) classic() error {
+	for _, o := range []topology.Order{topology.NLF, topology.LLF} {
+		q := *rs.base
+		q.Order = o
+		s, note, err := evalSplit(&q, allLayers(q.H), rs.opt, &rs.res.Stats)
+		if err != nil {
+			return err
+		}
+		if note != "" {
+			rs.notes = append(rs.notes, note)
+		}
+		rs.res.Classic = append(rs.res.Classic, s)
+	}
+	rs.best = math.Inf(1)
+	for _, c := range rs.res.Classic {
+		rs.best = math.Min(rs.best, float64(c.Cmax))
+	}
+	return nil
+}
+
+// try solves the split computing on set (sorted in place), unless its
+// trivial bound is not below the best makespan, and records it.
+func (rs *relaySearch) try(set []int) (Split, error) {
+	sort.Ints(set)
+	rs.tried[ints(set)] = true
+	s := newSplit(rs.base, set)
+	if s.Trivial >= rs.best*(1-tieTol) {
+		s.Skipped = fmt.Sprintf("trivial bound %.6g is not below the best %.6g", s.Trivial, rs.best)
+		rs.res.Candidates = append(rs.res.Candidates, s)
+		return s, nil
+	}
+	s, note, err := evalSplit(rs.base, set, rs.opt, &rs.res.Stats)
+	if err != nil {
+		return s, err
+	}
+	if note != "" {
+		rs.notes = append(rs.notes, note)
+	}
+	rs.res.Candidates = append(rs.res.Candidates, s)
+	rs.best = math.Min(rs.best, float64(s.Cmax))
+	return s, nil
+}
+
+// singles tries every single computing layer, most promising (smallest
+// trivial bound) first so that hopeless ones are skipped, and returns the
+// best (Compute nil when none was solved).
+func (rs *relaySearch) singles() (Split, error) {
+	singles := allLayers(rs.base.H)
+	sort.SliceStable(singles, func(a, b int) bool {
+		return newSplit(rs.base, []int{singles[a]}).Trivial < newSplit(rs.base, []int{singles[b]}).Trivial
+	})
+	var bestSingle Split
+	bestSingle.Cmax = schedule.Float(math.Inf(1))
+	for _, i := range singles {
+		s, err := rs.try([]int{i})
+		if err != nil {
+			return bestSingle, err
+		}
+		if s.Skipped == "" && float64(s.Cmax) < float64(bestSingle.Cmax)*(1-tieTol) {
+			bestSingle = s
+		}
+	}
+	return bestSingle, nil
+}
+
+// subsets tries every subset of at least two layers but not all of them
+// (the singles are done; all layers is Classic).
+func (rs *relaySearch) subsets() error {
+	h := rs.base.H
+	for mask := 1; mask < 1<<h; mask++ {
+		var set []int
+		for l := 1; l <= h; l++ {
+			if mask&(1<<(l-1)) != 0 {
+				set = append(set, l)
+			}
+		}
+		if len(set) < 2 || len(set) == h {
+			continue
+		}
+		if _, err := rs.try(set); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// extend adds to the computing layers of cur the layer that helps most,
+// while one helps.
+func (rs *relaySearch) extend(cur Split) error {
+	h := rs.base.H
+	for {
+		next := cur
+		for l := 1; l <= h; l++ {
+			if contains(cur.Compute, l) {
+				continue
+			}
+			set := append(append([]int(nil), cur.Compute...), l)
+			if len(set) == h || rs.tried[ints(sortedCopy(set))] {
+				continue
+			}
+			s, err := rs.try(set)
+			if err != nil {
+				return err
+			}
+			if s.Skipped == "" && float64(s.Cmax) < float64(next.Cmax)*(1-tieTol) {
+				next = s
+			}
+		}
+		if ints(next.Compute) == ints(cur.Compute) {
+			return nil
+		}
+		cur = next
+	}
 }
 
 func allLayers(h int) []int {
@@ -263,24 +321,21 @@ func sortedCopy(v []int) []int {
 }
 
 // newSplit describes the split computing on set (sorted), unevaluated.
-func newSplit(p *formulations.Problem, set []int) Split {
+func newSplit(p *problem.Problem, set []int) Split {
 	s := Split{Compute: append([]int(nil), set...), Order: p.Order.String()}
-	procs := 0.0
 	for l := 1; l <= p.H; l++ {
-		if contains(set, l) {
-			procs += topology.LayerSize(p.Kind, p.P, l)
-		} else {
+		if !contains(set, l) {
 			s.Relay = append(s.Relay, l)
 		}
 	}
-	s.Trivial = float64(set[0])*p.S + p.A*p.V/procs
+	s.Trivial = closedform.SubsetBound(p, set)
 	s.Cmax = schedule.Float(math.Inf(1))
 	s.D = schedule.Float(p.D)
 	return s
 }
 
 // evalSplit solves the split computing on set under the stage rule.
-func evalSplit(base *formulations.Problem, set []int, opt SplitOptions, st *Stats) (Split, string, error) {
+func evalSplit(base *problem.Problem, set []int, opt SplitOptions, st *Stats) (Split, string, error) {
 	s := newSplit(base, set)
 	q := *base
 	q.Relay = s.Relay
@@ -313,7 +368,7 @@ func evalSplit(base *formulations.Problem, set []int, opt SplitOptions, st *Stat
 		s.Skipped = fmt.Sprintf("n_min=%d stages", n)
 		return s, "", nil
 	}
-	sc, err := pipeline.Solve(&q, n, opt.Pipeline)
+	sc, err := solve.Greedy(&q, n, opt.Solve)
 	if err != nil {
 		return s, "", fmt.Errorf("%s: %w", label, err)
 	}

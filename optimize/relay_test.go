@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/dlsched/dlsched/formulations"
-	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/closedform"
+	"github.com/dlsched/dlsched/solve"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -28,7 +28,7 @@ func TestRelayLPvsLB(t *testing.T) {
 	}
 	for _, d := range ds {
 		p := fig11(topology.LLF, d, 1e7)
-		lb, _, err := formulations.LBStrategy(p)
+		lb, _, err := closedform.LBStrategy(p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -36,8 +36,8 @@ func TestRelayLPvsLB(t *testing.T) {
 			if testing.Short() && l.Layer < 5 {
 				continue // thousands of stages; compute-bound anyway
 			}
-			q := formulations.SingleLayer(p, l.Layer)
-			sc, err := pipeline.Solve(q, l.Stages, popts(s, true))
+			q := closedform.SingleLayer(p, l.Layer)
+			sc, err := solve.Greedy(q, l.Stages, popts(s, true))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,7 +80,7 @@ const (
 func TestRelayBeatsClassic(t *testing.T) {
 	s := newClp(t)
 	p := fig11(topology.LLF, 1e4, 1e7)
-	r, err := RelaySplit(p, SplitOptions{Options: Options{Pipeline: popts(s, true)}, Stages: StagesMin})
+	r, err := RelaySplit(p, SplitOptions{Options: Options{Solve: popts(s, true)}, Stages: StagesMin})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestRelayBeatsClassic(t *testing.T) {
 	if testing.Short() {
 		return
 	}
-	r, err = RelaySplit(p, SplitOptions{Options: Options{Pipeline: popts(s, false)}, Stages: StagesBest})
+	r, err = RelaySplit(p, SplitOptions{Options: Options{Solve: popts(s, false)}, Stages: StagesBest})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestRelaySplitSmall(t *testing.T) {
 	s := newClp(t)
 	p := fig11(topology.NLF, 50, 2000)
 	p.Kind, p.H, p.Buffers = topology.Tree, 3, 2
-	r, err := RelaySplit(p, SplitOptions{Options: Options{Pipeline: popts(s, true)}, Stages: StagesMin})
+	r, err := RelaySplit(p, SplitOptions{Options: Options{Solve: popts(s, true)}, Stages: StagesMin})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func TestRelaySplitSmall(t *testing.T) {
 		t.Logf("%s n=%d Cmax=%.10g", c.Name(), c.Stages, float64(c.Cmax))
 	}
 	t.Logf("best: %s n=%d Cmax=%.10g", r.Best.Name(), r.Best.Stages, float64(r.Best.Cmax))
-	if _, err := RelaySplit(fig9b(), SplitOptions{Options: Options{Pipeline: popts(s, true)}}); err == nil {
+	if _, err := RelaySplit(fig9b(), SplitOptions{Options: Options{Solve: popts(s, true)}}); err == nil {
 		t.Errorf("relay split accepted a star")
 	}
 }

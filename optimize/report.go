@@ -10,8 +10,9 @@ import (
 	"strconv"
 	"text/tabwriter"
 
-	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/closedform"
 	"github.com/dlsched/dlsched/plotting"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/topology"
 )
@@ -27,7 +28,7 @@ type Report interface {
 }
 
 // describe returns the one-line description of a problem.
-func describe(p *formulations.Problem) string {
+func describe(p *problem.Problem) string {
 	var b bytes.Buffer
 	switch p.Kind {
 	case topology.Star:
@@ -51,7 +52,7 @@ func g(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 // problemJSON is the problem as recorded in outputs (the schedule's field
 // names, without a stage count).
-func problemJSON(p *formulations.Problem) map[string]any {
+func problemJSON(p *problem.Problem) map[string]any {
 	b, _ := json.Marshal(p.ScheduleProblem(0))
 	var m map[string]any
 	_ = json.Unmarshal(b, &m)
@@ -66,12 +67,12 @@ type dstarJSON struct {
 	Why     string         `json:"why,omitempty"`
 }
 
-func dstarOf(d formulations.DStar) dstarJSON {
+func dstarOf(d closedform.DStar) dstarJSON {
 	return dstarJSON{D: schedule.Float(d.D), Exists: d.Exists, Formula: d.Formula, Why: d.Why}
 }
 
 // DStarLine returns the Section 5 heuristic as a sentence.
-func DStarLine(d formulations.DStar) string {
+func DStarLine(d closedform.DStar) string {
 	if !d.Exists {
 		return fmt.Sprintf("Section 5 heuristic D* >= %s: no D* exists (%s)", d.Formula, d.Why)
 	}
@@ -127,7 +128,7 @@ func curveName(pruned bool) string {
 
 // NReport presents an OverN result.
 type NReport struct {
-	P *formulations.Problem
+	P *problem.Problem
 	R *NResult
 }
 
@@ -158,7 +159,7 @@ func (x NReport) WriteTable(w io.Writer) error {
 	fmt.Fprintf(&b, "best: n = %d, Cmax = %.10g (stages carrying load %d)\n", r.Best.Stages, float64(r.Best.Cmax), r.Best.StagesUsed)
 	b.WriteString(r.Final.line())
 	fmt.Fprintf(&b, "%s\n", r.Coverage())
-	fmt.Fprintf(&b, "%s\n", DStarLine(formulations.DStarFor(x.P)))
+	fmt.Fprintf(&b, "%s\n", DStarLine(closedform.DStarFor(x.P)))
 	if _, err := w.Write(b.Bytes()); err != nil {
 		return err
 	}
@@ -195,7 +196,7 @@ func (x NReport) WriteJSON(w io.Writer) error {
 		Solves   statsJSON      `json:"solves"`
 		Final    *Final         `json:"schedule,omitempty"`
 	}{"n", problemJSON(x.P), curveName(r.Pruned), r.Best, r.Curve, r.NMin, r.Last, r.Covered, r.RuleN, r.Coverage(),
-		r.Bound, dstarOf(formulations.DStarFor(x.P)), r.Note, statsOf(r.Stats), r.Final})
+		r.Bound, dstarOf(closedform.DStarFor(x.P)), r.Note, statsOf(r.Stats), r.Final})
 }
 
 // WriteCSV implements Report: one row per point.
@@ -231,7 +232,7 @@ func (x NReport) Chart() plotting.Chart {
 
 // DReport presents an OverD result.
 type DReport struct {
-	P *formulations.Problem
+	P *problem.Problem
 	R *DResult
 }
 
@@ -326,7 +327,7 @@ func (x DReport) Chart() plotting.Chart {
 
 // SurfaceReport presents an OverND result.
 type SurfaceReport struct {
-	P *formulations.Problem
+	P *problem.Problem
 	R *SurfaceResult
 }
 
@@ -440,7 +441,7 @@ func (x SurfaceReport) Chart() plotting.Chart {
 
 // SplitReport presents a RelaySplit result.
 type SplitReport struct {
-	P *formulations.Problem
+	P *problem.Problem
 	R *SplitResult
 }
 
@@ -498,17 +499,17 @@ func (x SplitReport) WriteJSON(w io.Writer) error {
 	q := *x.P
 	q.Relay = nil
 	v := struct {
-		Over       string                 `json:"over"`
-		Problem    map[string]any         `json:"problem"`
-		Stages     string                 `json:"stages_rule"`
-		Best       Split                  `json:"best"`
-		Classic    []Split                `json:"classic"`
-		Candidates []Split                `json:"candidates"`
-		LB         []formulations.LBLayer `json:"lb,omitempty"`
-		LBPick     *int                   `json:"lb_paper_pick,omitempty"`
-		LBTrue     *int                   `json:"lb_best_layer,omitempty"`
-		Note       string                 `json:"note,omitempty"`
-		Solves     statsJSON              `json:"solves"`
+		Over       string               `json:"over"`
+		Problem    map[string]any       `json:"problem"`
+		Stages     string               `json:"stages_rule"`
+		Best       Split                `json:"best"`
+		Classic    []Split              `json:"classic"`
+		Candidates []Split              `json:"candidates"`
+		LB         []closedform.LBLayer `json:"lb,omitempty"`
+		LBPick     *int                 `json:"lb_paper_pick,omitempty"`
+		LBTrue     *int                 `json:"lb_best_layer,omitempty"`
+		Note       string               `json:"note,omitempty"`
+		Solves     statsJSON            `json:"solves"`
 	}{Over: "relay", Problem: problemJSON(&q), Stages: r.Stages.String(), Best: r.Best, Classic: r.Classic,
 		Candidates: r.Candidates, LB: r.LB, Note: r.Note, Solves: statsOf(r.Stats)}
 	if len(r.LB) > 0 {

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dlsched/dlsched/closedform"
 	"github.com/dlsched/dlsched/plotting"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -19,22 +21,22 @@ func TestReports(t *testing.T) {
 	s := newClp(t)
 	p := smallStar()
 	p.D = 50
-	rn, err := OverN(p, Options{Pipeline: popts(s, true)})
+	rn, err := OverN(p, Options{Solve: popts(s, true)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	q := smallStar()
-	rd, err := OverD(q, DOptions{Options: Options{Pipeline: popts(s, true)}, DMin: 10, DMax: 1000, Points: 4, Stages: StagesMin, Within: 0.01})
+	rd, err := OverD(q, DOptions{Options: Options{Solve: popts(s, true)}, DMin: 10, DMax: 1000, Points: 4, Stages: StagesMin, Within: 0.01})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs, err := OverND(q, []float64{50, 500}, Options{Pipeline: popts(s, false)}, 0)
+	rs, err := OverND(q, []float64{50, 500}, Options{Solve: popts(s, false)}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tp := fig11(topology.NLF, 1e4, 1e5)
 	tp.H = 4
-	rr, err := RelaySplit(tp, SplitOptions{Options: Options{Pipeline: popts(s, true)}, Stages: StagesMin})
+	rr, err := RelaySplit(tp, SplitOptions{Options: Options{Solve: popts(s, true)}, Stages: StagesMin})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,5 +105,19 @@ func TestReports(t *testing.T) {
 	NReport{p, rn}.WriteTable(&tb)
 	if !strings.Contains(tb.String(), "covered: every n in [5, ") || !strings.Contains(tb.String(), "D* >= mS/(A-mC) = 33.3333") {
 		t.Errorf("n table lacks the coverage or D* line:\n%s", tb.String())
+	}
+}
+
+// TestDStarLine: the sentence beside a search states D* with its formula,
+// or says plainly that none exists and why (Fig. 9b: A − mC = 1e-3 −
+// 10·1e-4 = 0, Section 5's denominator).
+func TestDStarLine(t *testing.T) {
+	none := DStarLine(closedform.DStarFor(fig9b()))
+	if !strings.Contains(none, "no D* exists (") {
+		t.Errorf("Fig. 9b: %q lacks the plain message", none)
+	}
+	star := &problem.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, D: 1, V: 1}
+	if got, want := DStarLine(closedform.DStarFor(star)), "= 10.101"; !strings.Contains(got, want) {
+		t.Errorf("Section 4.1 star: %q lacks %q (mS/(A−mC) = 0.01/0.00099)", got, want)
 	}
 }

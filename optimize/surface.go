@@ -6,7 +6,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/topology"
 )
@@ -16,8 +16,8 @@ import (
 // (m = 10, A = 1E-3, C = 1E-4, S = 1E-2, V = 1E7), a star; D is left at
 // V/100. The paper gives D "as a fraction of V"; Fig9Fractions are the
 // fractions used by `dlsched optimize --over n,D --preset fig9a|fig9b`.
-func Fig9(set string) (*formulations.Problem, error) {
-	p := &formulations.Problem{Kind: topology.Star, M: 10, V: 1e7}
+func Fig9(set string) (*problem.Problem, error) {
+	p := &problem.Problem{Kind: topology.Star, M: 10, V: 1e7}
 	switch set {
 	case "a":
 		p.A, p.C, p.S = 1e-4, 1e-4, 1e-1
@@ -62,7 +62,7 @@ type SurfaceResult struct {
 // the linear growth past the optimum (extra points do not change a line's
 // best, see extend). Past the optimum the LPs are highly degenerate and
 // each costs about as much as a cold solve, warm or not.
-func OverND(p *formulations.Problem, ds []float64, opt Options, through int) (*SurfaceResult, error) {
+func OverND(p *problem.Problem, ds []float64, opt Options, through int) (*SurfaceResult, error) {
 	if len(ds) == 0 {
 		return nil, errors.New("optimize: no buffer sizes")
 	}
@@ -105,7 +105,7 @@ func OverND(p *formulations.Problem, ds []float64, opt Options, through int) (*S
 		}
 	}
 	if res.Best.Stages > 0 {
-		fin, err := finalAt(p, res.Best.Stages, float64(res.Best.D), opt.Pipeline)
+		fin, err := finalAt(p, res.Best.Stages, float64(res.Best.D), opt.Solve)
 		if err != nil {
 			return nil, err
 		}

@@ -7,13 +7,14 @@ import (
 	"testing"
 
 	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/topology"
 )
 
 // New fills the defaults (order nlf, 1 buffer), ignores fields of other
 // topologies and names the field of every refusal.
 func TestNew(t *testing.T) {
 	p, err := New(Input{Topology: "tree", P: 2, H: 3, S: 0, C: 1, A: 1, D: math.Inf(1), V: 10, M: 99})
-	if err != nil || p.Kind != Tree || p.Order != NLF || p.Buffers != 1 || p.M != 0 {
+	if err != nil || p.Kind != topology.Tree || p.Order != topology.NLF || p.Buffers != 1 || p.M != 0 {
 		t.Fatalf("tree: %+v %v", p, err)
 	}
 	for _, c := range []struct {
@@ -27,7 +28,7 @@ func TestNew(t *testing.T) {
 		{Input{Topology: "tree", P: 2, H: 2, Buffers: 3, C: 1, A: 1, D: 1, V: 1}, FieldBuffers},
 		{Input{Topology: "star", M: 2, C: 1, A: 1, D: math.Inf(-1), V: 1}, FieldD},
 		{Input{Topology: "star", M: 2, C: 1, A: 1, D: 1, V: math.NaN()}, FieldV},
-		{Input{Topology: "star", M: 2, Procs: []Proc{{S: 0, C: 1, A: 1}, {S: 0, C: 0, A: 1}}, D: 1, V: 1}, "C (processor 2)"},
+		{Input{Topology: "star", M: 2, Procs: []schedule.Proc{{S: 0, C: 1, A: 1}, {S: 0, C: 0, A: 1}}, D: 1, V: 1}, "C (processor 2)"},
 	} {
 		_, err := New(c.in)
 		var fe *FieldError
@@ -84,7 +85,7 @@ func TestParseAndFormat(t *testing.T) {
 	if got := e.Format(flag); got != "invalid --dMax 5: want a finite number > --dMin 10" {
 		t.Errorf("Format: %q", got)
 	}
-	p := &Problem{Kind: Star, M: 2, C: 1, A: 1, D: 1, V: 3}
+	p := &Problem{Kind: topology.Star, M: 2, C: 1, A: 1, D: 1, V: 3}
 	var se *StagesError
 	if err := p.CheckStages(1); !errors.As(err, &se) || se.NMin != 2 || strings.Contains(err.Error(), "--") {
 		t.Errorf("stages below n_min: %v", err)
@@ -106,7 +107,7 @@ func TestFromScheduleRelaxed(t *testing.T) {
 		{"C=0", func(p *schedule.Problem) { p.C = 0 }, ""},
 		{"A=0", func(p *schedule.Problem) { p.A = 0 }, ""},
 		{"V=0", func(p *schedule.Problem) { p.V = 0 }, ""},
-		{"proc C=0", func(p *schedule.Problem) { p.Procs = []Proc{{C: 0, A: 1}, {C: 1, A: 0}} }, ""},
+		{"proc C=0", func(p *schedule.Problem) { p.Procs = []schedule.Proc{{C: 0, A: 1}, {C: 1, A: 0}} }, ""},
 		{"V<0", func(p *schedule.Problem) { p.V = -1 }, FieldV},
 		{"C NaN", func(p *schedule.Problem) { p.C = math.NaN() }, FieldC},
 		{"A Inf", func(p *schedule.Problem) { p.A = math.Inf(1) }, FieldA},

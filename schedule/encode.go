@@ -85,82 +85,113 @@ func (s *Schedule) Summary() string {
 	fmt.Fprintf(&b, "  S=%s C=%s A=%s D=%s V=%s\n", g(p.S), g(p.C), g(p.A), Float(p.D).String(), g(p.V))
 	fmt.Fprintf(&b, "status %s  Cmax %.12g  lower bound %.12g  gap %.3g\n", s.Status, s.Cmax, s.LowerBound, s.Gap)
 	fmt.Fprintf(&b, "stages: built %d, carrying load %d (n_min %d), messages %d\n", p.Stages, s.Stages, s.NMin, len(s.Chunks))
-	if pi := s.Pattern; pi != nil {
-		what := "processors"
-		if p.Topology != "star" {
-			what = "layers"
-		}
-		on := "all " + what
-		if pi.Destinations != nil {
-			on = fmt.Sprintf("%s %v only", what, pi.Destinations)
-		}
-		switch pi.Method {
-		case "greedy":
-			b.WriteString("pattern: greedy prune of the full pattern")
-		case "exact":
-			fmt.Fprintf(&b, "pattern: exact (MILP over every sub-pattern, Cbc): %s", on)
-		case "full":
-			b.WriteString("pattern: full (no pruning: every message of the n-stage pattern is sent)")
-		default:
-			fmt.Fprintf(&b, "pattern: search, best of %d solved (%d ruled out by their bound, %d improving single-message changes): %s",
-				pi.Candidates, pi.Skipped, pi.Moves, on)
-			if pi.Chain > 1 {
-				fmt.Fprintf(&b, "; searched at %d stage counts up to n, each seeded with the one below", pi.Chain)
-			}
-		}
-		fmt.Fprintf(&b, "; bound over every pattern %.12g (%s), gap %.3g", s.PatternLowerBound, pi.Bound, s.PatternGap)
-		if pi.Note != "" {
-			b.WriteString("; " + pi.Note)
-		}
-		b.WriteByte('\n')
-	}
-	if r := s.Pruning; r != nil && r.Rounds > 0 {
-		fmt.Fprintf(&b, "pruned in %d round(s): %d empty message(s) removed", r.Rounds, len(r.Messages))
-		if len(r.Stages) > 0 {
-			fmt.Fprintf(&b, ", stages %v", r.Stages)
-		}
-		if len(r.Destinations) > 0 {
-			what := "processors"
-			if p.Topology != "star" {
-				what = "layers"
-			}
-			fmt.Fprintf(&b, ", %s %v", what, r.Destinations)
-		}
-		fmt.Fprintf(&b, "; Cmax %.12g -> %.12g\n", r.CmaxBefore, r.CmaxAfter)
-	}
-	if si := s.Solve; si != nil {
-		fmt.Fprintf(&b, "LP (%s form, %s): %d variables, %d constraints, %d nonzeros; %d attempt(s)",
-			si.Form, si.Solver, si.Variables, si.Constraints, si.Nonzeros, len(si.Attempts))
-		gen, most := 0, 0
-		for _, a := range si.Attempts {
-			if a.Messages > 0 {
-				gen++
-				most = max(most, a.Messages)
-			}
-		}
-		if gen > 0 {
-			fmt.Fprintf(&b, ", %d by stage generation (restricted LPs of at most %d messages)", gen, most)
-		}
-		if si.Seconds > 0 {
-			fmt.Fprintf(&b, ", %.3fs", si.Seconds)
-		}
-		if !si.Certified {
-			fmt.Fprintf(&b, "; NOT certified: %s", si.Note)
-		}
-		b.WriteByte('\n')
-	}
-	if v := s.Verification; v != nil {
-		if v.OK {
-			fmt.Fprintf(&b, "verified by the executor: %d processors, %d events, makespan %.12g (earliest %.12g)\n",
-				v.Processors, v.Events, v.Makespan, v.EarliestMakespan)
-		} else {
-			fmt.Fprintf(&b, "executor found %d violation(s):\n", len(v.Violations))
-			for _, x := range v.Violations {
-				fmt.Fprintf(&b, "  %s at %g: %s\n", x.Kind, x.Time, x.Message)
-			}
-		}
-	}
+	s.summaryPattern(&b)
+	s.summaryPruning(&b)
+	s.summarySolve(&b)
+	s.summaryVerification(&b)
 	return b.String()
+}
+
+// destWord is what the problem's destinations are: processors or layers.
+func (p *Problem) destWord() string {
+	if p.Topology != "star" {
+		return "layers"
+	}
+	return "processors"
+}
+
+// summaryPattern writes the pattern line: how the messages were chosen and
+// the bound over every pattern.
+func (s *Schedule) summaryPattern(b *bytes.Buffer) {
+	pi := s.Pattern
+	if pi == nil {
+		return
+	}
+	what := s.Problem.destWord()
+	on := "all " + what
+	if pi.Destinations != nil {
+		on = fmt.Sprintf("%s %v only", what, pi.Destinations)
+	}
+	switch pi.Method {
+	case "greedy":
+		b.WriteString("pattern: greedy prune of the full pattern")
+	case "exact":
+		fmt.Fprintf(b, "pattern: exact (MILP over every sub-pattern, Cbc): %s", on)
+	case "full":
+		b.WriteString("pattern: full (no pruning: every message of the n-stage pattern is sent)")
+	default:
+		fmt.Fprintf(b, "pattern: search, best of %d solved (%d ruled out by their bound, %d improving single-message changes): %s",
+			pi.Candidates, pi.Skipped, pi.Moves, on)
+		if pi.Chain > 1 {
+			fmt.Fprintf(b, "; searched at %d stage counts up to n, each seeded with the one below", pi.Chain)
+		}
+	}
+	fmt.Fprintf(b, "; bound over every pattern %.12g (%s), gap %.3g", s.PatternLowerBound, pi.Bound, s.PatternGap)
+	if pi.Note != "" {
+		b.WriteString("; " + pi.Note)
+	}
+	b.WriteByte('\n')
+}
+
+// summaryPruning writes what the prune loop removed, if anything.
+func (s *Schedule) summaryPruning(b *bytes.Buffer) {
+	r := s.Pruning
+	if r == nil || r.Rounds == 0 {
+		return
+	}
+	fmt.Fprintf(b, "pruned in %d round(s): %d empty message(s) removed", r.Rounds, len(r.Messages))
+	if len(r.Stages) > 0 {
+		fmt.Fprintf(b, ", stages %v", r.Stages)
+	}
+	if len(r.Destinations) > 0 {
+		fmt.Fprintf(b, ", %s %v", s.Problem.destWord(), r.Destinations)
+	}
+	fmt.Fprintf(b, "; Cmax %.12g -> %.12g\n", r.CmaxBefore, r.CmaxAfter)
+}
+
+// summarySolve writes the LP line: form, solver, size, attempts, time and
+// certification.
+func (s *Schedule) summarySolve(b *bytes.Buffer) {
+	si := s.Solve
+	if si == nil {
+		return
+	}
+	fmt.Fprintf(b, "LP (%s form, %s): %d variables, %d constraints, %d nonzeros; %d attempt(s)",
+		si.Form, si.Solver, si.Variables, si.Constraints, si.Nonzeros, len(si.Attempts))
+	gen, most := 0, 0
+	for _, a := range si.Attempts {
+		if a.Messages > 0 {
+			gen++
+			most = max(most, a.Messages)
+		}
+	}
+	if gen > 0 {
+		fmt.Fprintf(b, ", %d by stage generation (restricted LPs of at most %d messages)", gen, most)
+	}
+	if si.Seconds > 0 {
+		fmt.Fprintf(b, ", %.3fs", si.Seconds)
+	}
+	if !si.Certified {
+		fmt.Fprintf(b, "; NOT certified: %s", si.Note)
+	}
+	b.WriteByte('\n')
+}
+
+// summaryVerification writes the executor's verdict.
+func (s *Schedule) summaryVerification(b *bytes.Buffer) {
+	v := s.Verification
+	if v == nil {
+		return
+	}
+	if v.OK {
+		fmt.Fprintf(b, "verified by the executor: %d processors, %d events, makespan %.12g (earliest %.12g)\n",
+			v.Processors, v.Events, v.Makespan, v.EarliestMakespan)
+		return
+	}
+	fmt.Fprintf(b, "executor found %d violation(s):\n", len(v.Violations))
+	for _, x := range v.Violations {
+		fmt.Fprintf(b, "  %s at %g: %s\n", x.Kind, x.Time, x.Message)
+	}
 }
 
 // String formats the float like strconv 'g', with "inf" for +Inf.

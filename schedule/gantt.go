@@ -147,21 +147,51 @@ func (s *Schedule) lanes() []lane {
 // (one swatch per stage up to eight, else a colour scale from the first
 // to the last stage) and never covers a bar.
 func (s *Schedule) WriteGantt(w io.Writer) error {
-	ls := s.lanes()
-	const (
-		left, right, top, laneH, barH = 150.0, 30.0, 56.0, 26.0, 18.0
-		width                         = 1100.0
-	)
-	maxStage := 1
+	gc := s.newGantt()
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" font-family="sans-serif" font-size="11">`+"\n", ganttWidth, gc.height)
+	fmt.Fprintf(bw, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
+	fmt.Fprintf(bw, `<text x="%.0f" y="20" font-size="14">%s</text>`+"\n", ganttLeft, html.EscapeString(firstLine(s.Summary())))
+	fmt.Fprintf(bw, `<text x="%.0f" y="38">Cmax = %.9g s, %d stage(s), %d message(s); bars: transfers (label: destination) and computations (label: stage)</text>`+"\n",
+		ganttLeft, s.Cmax, s.Stages, len(s.Chunks))
+	gc.writeLanes(bw)
+	gc.writeAxis(bw, s.Cmax)
+	gc.writeLegend(bw)
+	fmt.Fprintf(bw, "</svg>\n")
+	return bw.Flush()
+}
+
+// The Gantt chart's geometry (pixels).
+const (
+	ganttLeft, ganttRight, ganttTop, ganttLaneH, ganttBarH = 150.0, 30.0, 56.0, 26.0, 18.0
+	ganttWidth                                             = 1100.0
+)
+
+// gantt is a Gantt chart laid out: its lanes, stage colours, time range
+// and ticks, and the heights of the axis and the legend.
+type gantt struct {
+	ls                     []lane
+	maxStage               int
+	cols                   []color.Color
+	tmax                   float64
+	ticks                  []plot.Tick
+	axisY, legendY, height float64
+}
+
+// newGantt lays the chart of s out. The time axis ends at the first tick
+// mark (major or minor) at or after the last bar or Cmax, a round value
+// close to it.
+func (s *Schedule) newGantt() *gantt {
+	gc := &gantt{ls: s.lanes(), maxStage: 1}
 	for _, c := range s.Chunks {
-		maxStage = max(maxStage, c.Stage)
+		gc.maxStage = max(gc.maxStage, c.Stage)
 	}
-	cols := stageColors(maxStage)
-	axisY := top + laneH*float64(len(ls)) + 8
-	legendY := axisY + 52
-	height := legendY + 34
+	gc.cols = stageColors(gc.maxStage)
+	gc.axisY = ganttTop + ganttLaneH*float64(len(gc.ls)) + 8
+	gc.legendY = gc.axisY + 52
+	gc.height = gc.legendY + 34
 	tmax := s.Cmax
-	for _, l := range ls {
+	for _, l := range gc.ls {
 		for _, b := range l.bars {
 			tmax = math.Max(tmax, b.end)
 		}
@@ -170,73 +200,84 @@ func (s *Schedule) WriteGantt(w io.Writer) error {
 		tmax = 1
 	}
 	ticks := plot.DefaultTicks{}.Ticks(0, tmax)
-	// Extend the axis to the first tick mark (major or minor) at or after
-	// tmax, a round value close to it.
 	if step := minTickStep(ticks); step > 0 {
 		if end := math.Ceil(tmax/step*(1-1e-12)) * step; end > tmax {
 			tmax = end
 			ticks = plot.DefaultTicks{}.Ticks(0, tmax)
 		}
 	}
-	x := func(t float64) float64 { return left + (width-left-right)*t/tmax }
-	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" font-family="sans-serif" font-size="11">`+"\n", width, height)
-	fmt.Fprintf(bw, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
-	fmt.Fprintf(bw, `<text x="%.0f" y="20" font-size="14">%s</text>`+"\n", left, html.EscapeString(firstLine(s.Summary())))
-	fmt.Fprintf(bw, `<text x="%.0f" y="38">Cmax = %.9g s, %d stage(s), %d message(s); bars: transfers (label: destination) and computations (label: stage)</text>`+"\n",
-		left, s.Cmax, s.Stages, len(s.Chunks))
-	for i, l := range ls {
-		y := top + laneH*float64(i)
+	gc.tmax, gc.ticks = tmax, ticks
+	return gc
+}
+
+// x is the horizontal position of time t.
+func (gc *gantt) x(t float64) float64 {
+	return ganttLeft + (ganttWidth-ganttLeft-ganttRight)*t/gc.tmax
+}
+
+// writeLanes draws the lanes, shaded alternately, with their bars.
+func (gc *gantt) writeLanes(bw *bufio.Writer) {
+	for i, l := range gc.ls {
+		y := ganttTop + ganttLaneH*float64(i)
 		if i%2 == 0 {
-			fmt.Fprintf(bw, `<rect x="0" y="%.1f" width="%.0f" height="%.0f" fill="#f4f4f4"/>`+"\n", y, width, laneH)
+			fmt.Fprintf(bw, `<rect x="0" y="%.1f" width="%.0f" height="%.0f" fill="#f4f4f4"/>`+"\n", y, ganttWidth, ganttLaneH)
 		}
-		fmt.Fprintf(bw, `<text x="6" y="%.1f">%s</text>`+"\n", y+laneH/2+4, html.EscapeString(l.name))
+		fmt.Fprintf(bw, `<text x="6" y="%.1f">%s</text>`+"\n", y+ganttLaneH/2+4, html.EscapeString(l.name))
 		for _, b := range l.bars {
-			x0, x1 := x(b.start), x(b.end)
+			x0, x1 := gc.x(b.start), gc.x(b.end)
 			wd := math.Max(x1-x0, 0.5)
-			col := cols[min(max(b.stage, 1), maxStage)]
+			col := gc.cols[min(max(b.stage, 1), gc.maxStage)]
 			fmt.Fprintf(bw, `<rect x="%.2f" y="%.1f" width="%.2f" height="%.0f" fill="%s" stroke="#333" stroke-width="0.3"><title>%s</title></rect>`+"\n",
-				x0, y+(laneH-barH)/2, wd, barH, svgColor(col), html.EscapeString(b.title))
+				x0, y+(ganttLaneH-ganttBarH)/2, wd, ganttBarH, svgColor(col), html.EscapeString(b.title))
 			if wd > 7*float64(len(b.label)) {
-				fmt.Fprintf(bw, `<text x="%.2f" y="%.1f" text-anchor="middle" fill="%s">%s</text>`+"\n", (x0+x1)/2, y+laneH/2+4, textOn(col), html.EscapeString(b.label))
+				fmt.Fprintf(bw, `<text x="%.2f" y="%.1f" text-anchor="middle" fill="%s">%s</text>`+"\n", (x0+x1)/2, y+ganttLaneH/2+4, textOn(col), html.EscapeString(b.label))
 			}
 		}
 	}
-	// Time axis: round ticks (major labelled, minor short), axis title.
-	fmt.Fprintf(bw, `<line x1="%.0f" y1="%.1f" x2="%.0f" y2="%.1f" stroke="black"/>`+"\n", left, axisY, width-right, axisY)
-	for _, tk := range ticks {
-		if tk.Value > tmax*(1+1e-12) {
+}
+
+// writeAxis draws the time axis — round ticks, major labelled and minor
+// short — its title, and the dashed line at cmax.
+func (gc *gantt) writeAxis(bw *bufio.Writer, cmax float64) {
+	axisY := gc.axisY
+	fmt.Fprintf(bw, `<line x1="%.0f" y1="%.1f" x2="%.0f" y2="%.1f" stroke="black"/>`+"\n", ganttLeft, axisY, ganttWidth-ganttRight, axisY)
+	for _, tk := range gc.ticks {
+		if tk.Value > gc.tmax*(1+1e-12) {
 			continue
 		}
 		if tk.Label == "" {
-			fmt.Fprintf(bw, `<line x1="%.2f" y1="%.1f" x2="%.2f" y2="%.1f" stroke="black"/>`+"\n", x(tk.Value), axisY, x(tk.Value), axisY+3)
+			fmt.Fprintf(bw, `<line x1="%.2f" y1="%.1f" x2="%.2f" y2="%.1f" stroke="black"/>`+"\n", gc.x(tk.Value), axisY, gc.x(tk.Value), axisY+3)
 			continue
 		}
 		fmt.Fprintf(bw, `<line x1="%.2f" y1="%.1f" x2="%.2f" y2="%.1f" stroke="black"/><text x="%.2f" y="%.1f" text-anchor="middle">%s</text>`+"\n",
-			x(tk.Value), axisY, x(tk.Value), axisY+6, x(tk.Value), axisY+19, html.EscapeString(tk.Label))
+			gc.x(tk.Value), axisY, gc.x(tk.Value), axisY+6, gc.x(tk.Value), axisY+19, html.EscapeString(tk.Label))
 	}
-	fmt.Fprintf(bw, `<text x="%.1f" y="%.1f" text-anchor="middle" font-size="12">time (s)</text>`+"\n", (left+width-right)/2, axisY+36)
-	fmt.Fprintf(bw, `<line x1="%.2f" y1="%.0f" x2="%.2f" y2="%.1f" stroke="#c00" stroke-dasharray="4 2"/>`+"\n", x(s.Cmax), top, x(s.Cmax), axisY)
-	fmt.Fprintf(bw, `<text x="%.2f" y="%.1f" fill="#c00" text-anchor="end">Cmax</text>`+"\n", x(s.Cmax)-3, top-3)
-	// Legend below the axis title.
+	fmt.Fprintf(bw, `<text x="%.1f" y="%.1f" text-anchor="middle" font-size="12">time (s)</text>`+"\n", (ganttLeft+ganttWidth-ganttRight)/2, axisY+36)
+	fmt.Fprintf(bw, `<line x1="%.2f" y1="%.0f" x2="%.2f" y2="%.1f" stroke="#c00" stroke-dasharray="4 2"/>`+"\n", gc.x(cmax), ganttTop, gc.x(cmax), axisY)
+	fmt.Fprintf(bw, `<text x="%.2f" y="%.1f" fill="#c00" text-anchor="end">Cmax</text>`+"\n", gc.x(cmax)-3, ganttTop-3)
+}
+
+// writeLegend draws the stage colours below the axis title: one swatch
+// per stage up to eight, else a colour scale from the first stage to the
+// last.
+func (gc *gantt) writeLegend(bw *bufio.Writer) {
+	legendY, maxStage := gc.legendY, gc.maxStage
 	fmt.Fprintf(bw, `<text x="6" y="%.1f">colour = stage</text>`+"\n", legendY+13)
 	if maxStage <= len(okabeIto) {
 		for i := 1; i <= maxStage; i++ {
-			lx := left + float64(i-1)*80
+			lx := ganttLeft + float64(i-1)*80
 			fmt.Fprintf(bw, `<rect x="%.0f" y="%.1f" width="14" height="14" fill="%s" stroke="#333" stroke-width="0.3"/><text x="%.0f" y="%.1f">stage %d</text>`+"\n",
-				lx, legendY+2, svgColor(cols[i]), lx+18, legendY+13, i)
+				lx, legendY+2, svgColor(gc.cols[i]), lx+18, legendY+13, i)
 		}
-	} else {
-		const barW = 300.0
-		for i := 1; i <= maxStage; i++ {
-			x0 := left + barW*float64(i-1)/float64(maxStage)
-			fmt.Fprintf(bw, `<rect x="%.2f" y="%.1f" width="%.2f" height="14" fill="%s"/>`+"\n", x0, legendY+2, barW/float64(maxStage)+0.3, svgColor(cols[i]))
-		}
-		fmt.Fprintf(bw, `<text x="%.0f" y="%.1f" text-anchor="end">stage 1</text><text x="%.0f" y="%.1f">stage %d</text>`+"\n",
-			left-4, legendY+13, left+barW+4, legendY+13, maxStage)
+		return
 	}
-	fmt.Fprintf(bw, "</svg>\n")
-	return bw.Flush()
+	const barW = 300.0
+	for i := 1; i <= maxStage; i++ {
+		x0 := ganttLeft + barW*float64(i-1)/float64(maxStage)
+		fmt.Fprintf(bw, `<rect x="%.2f" y="%.1f" width="%.2f" height="14" fill="%s"/>`+"\n", x0, legendY+2, barW/float64(maxStage)+0.3, svgColor(gc.cols[i]))
+	}
+	fmt.Fprintf(bw, `<text x="%.0f" y="%.1f" text-anchor="end">stage 1</text><text x="%.0f" y="%.1f">stage %d</text>`+"\n",
+		ganttLeft-4, legendY+13, ganttLeft+barW+4, legendY+13, maxStage)
 }
 
 // minTickStep returns the least spacing of consecutive tick marks.

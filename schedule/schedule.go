@@ -233,7 +233,7 @@ type SolveInfo struct {
 	Tolerance   float64   `json:"tolerance"`
 	Certified   bool      `json:"certified"`
 	// Warm is true when the LP was solved from the basis of the previous
-	// stage count's LP (pipeline.Sequence), certified like a cold solve.
+	// stage count's LP (engine.Sequence), certified like a cold solve.
 	Warm bool   `json:"warm,omitempty"`
 	Note string `json:"note,omitempty"`
 	// Seconds is wall-clock time (DropTimings removes it).

@@ -1,54 +1,14 @@
 package solve
 
 import (
-	"context"
 	"time"
 
 	"github.com/dlsched/dlsched/executor/replay"
-	"github.com/dlsched/dlsched/optimize"
-	"github.com/dlsched/dlsched/pipeline"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/solve/engine"
+	"github.com/dlsched/dlsched/solve/pattern"
 )
-
-// The message patterns Schedule can choose.
-const (
-	// PatternSearch is optimize.SolveBest: the greedy prune, destination
-	// subsets, local search and a chain over stage counts (the default).
-	PatternSearch = "search"
-	// PatternGreedy is the paper's prune alone (pipeline.Solve).
-	PatternGreedy = "greedy"
-	// PatternExact is the pattern MILP (optimize.SolveExact, Cbc).
-	PatternExact = "exact"
-)
-
-// FieldPattern names Options.Pattern in errors.
-const FieldPattern = "pattern"
-
-// Options configure Schedule.
-type Options struct {
-	// Pipeline are the engine's options (solver, form, tolerances, memory
-	// limit, NoPrune, context in Base.Context).
-	Pipeline pipeline.Options
-	// Pattern is PatternSearch (also ""), PatternGreedy or PatternExact.
-	// Without pruning (Pipeline.NoPrune) the full pattern is solved and
-	// only "" or PatternSearch are valid.
-	Pattern string
-	// Cache shares the pattern search's chains between calls (sweeps).
-	Cache *optimize.PatternCache
-	// Warm, without pruning, solves from the basis of the previous call
-	// (optimize.PatternOptions.Warm); sweeps pass one per chain of points
-	// that differ in V and n only.
-	Warm *pipeline.Sequence
-	// Verify replays the schedule on the executor (Result.Schedule's
-	// Verification); VerifyMaxBytes limits the replay's memory
-	// (pipeline.DefaultMaxModelBytes when zero).
-	Verify         bool
-	VerifyMaxBytes int64
-	// Context stops the verification (the solve reads
-	// Pipeline.Base.Context).
-	Context context.Context
-}
 
 // Result is a solved, optionally verified schedule.
 type Result struct {
@@ -66,12 +26,21 @@ type Result struct {
 	VerifyErr error
 }
 
-// Check refuses, before anything is built, an LP over the engine's memory
-// limit (*pipeline.SizeError) and, with verification, a replay over its
-// limit (*replay.SizeError).
+// Check refuses, before anything is built, an LP over opt's memory limit
+// (*SizeError; CheckSize) and, with opt.Verify, a replay over its limit
+// (*replay.SizeError).
 func Check(p *problem.Problem, n int, opt Options) error {
-	if err := pipeline.CheckSize(p, n, opt.Pipeline); err != nil {
+	eo, err := opt.engine()
+	if err != nil {
 		return err
+	}
+	return check(p, n, eo, opt)
+}
+
+// check is Check with the engine's options eo of opt.
+func check(p *problem.Problem, n int, eo engine.Options, opt Options) error {
+	if err := engine.CheckSize(p, n, eo); err != nil {
+		return wrap(err)
 	}
 	if opt.Verify {
 		return replay.CheckPlatform(p.Kind, p.M, p.P, p.H, float64(n)*p.Processors(), opt.verifyLimit())
@@ -79,31 +48,58 @@ func Check(p *problem.Problem, n int, opt Options) error {
 	return nil
 }
 
-func (o *Options) verifyLimit() int64 {
-	if o.VerifyMaxBytes > 0 {
-		return o.VerifyMaxBytes
+// CheckSize returns a *SizeError if the LP of the full n-stage pattern of
+// p is estimated to need more memory than opt allows (a
+// *problem.FieldError for an unknown form or algorithm). It allocates
+// nothing in proportion to n.
+func CheckSize(p *problem.Problem, n int, opt Options) error {
+	eo, err := opt.engine()
+	if err != nil {
+		return err
 	}
-	return pipeline.DefaultMaxModelBytes
+	return wrap(engine.CheckSize(p, n, eo))
 }
 
-// Schedule solves p with n stages in the chosen pattern and, with
-// Options.Verify, replays the result. Errors of the solve are returned as
-// the engine and optimize give them (a *problem.FieldError names the
-// field; *optimize.SizeExactError when the exact MILP is too large).
+// Schedule solves p with n stages: the pattern search (solve/pattern)
+// chooses the messages as opt.Pattern says and calls the LP engine
+// (solve/engine) for every pattern it tries; with opt.Verify the schedule
+// is then replayed on the executor. Errors: a *problem.FieldError names a
+// field (or the options' Pattern, Form, Algorithm), a
+// *problem.StagesError a stage count below n_min, a *SizeError or
+// *replay.SizeError a refusal over the memory limit, an *ExactSizeError an
+// exact MILP too large; IsInfeasible tells an infeasible LP.
 func Schedule(p *problem.Problem, n int, opt Options) (*Result, error) {
-	if err := Check(p, n, opt); err != nil {
+	eo, err := opt.engine()
+	if err != nil {
+		return nil, err
+	}
+	if err := check(p, n, eo, opt); err != nil {
 		return nil, err
 	}
 	t0 := time.Now()
-	s, searchLPs, err := solvePattern(p, n, opt)
+	s, searchLPs, err := pattern.Solve(p, n, opt.pattern(eo))
 	if err != nil {
-		return nil, err
+		return nil, wrap(err)
 	}
 	res := &Result{Schedule: s, SearchLPs: searchLPs, SolveSeconds: time.Since(t0).Seconds()}
 	if opt.Verify {
 		res.VerifySeconds, res.VerifyErr = Verify(s, opt)
 	}
 	return res, nil
+}
+
+// Greedy is the paper's method alone, the step a search over n or D
+// repeats: the LP of the full n-stage pattern, certified and (unless
+// opt.NoPrune) pruned — empty messages removed and the LP re-solved until
+// every load is positive. Unlike Schedule it states no bound over every
+// pattern and ignores opt's Pattern, Cache, Warm and Verify.
+func Greedy(p *problem.Problem, n int, opt Options) (*schedule.Schedule, error) {
+	eo, err := opt.engine()
+	if err != nil {
+		return nil, err
+	}
+	s, err := engine.Solve(p, n, eo)
+	return s, wrap(err)
 }
 
 // Verify replays s on the executor within opt's memory limit and context
@@ -116,41 +112,4 @@ func Verify(s *schedule.Schedule, opt Options) (float64, error) {
 		s.Verification = v
 	}
 	return time.Since(t0).Seconds(), err
-}
-
-// solvePattern solves in the pattern of opt and states the bound over
-// every pattern.
-func solvePattern(p *problem.Problem, n int, opt Options) (*schedule.Schedule, int, error) {
-	pattern := opt.Pattern
-	if pattern == "" {
-		pattern = PatternSearch
-	}
-	if opt.Pipeline.NoPrune && pattern != PatternSearch {
-		return nil, 0, &problem.FieldError{Field: FieldPattern, Value: pattern,
-			Want: "search when pruning is off (without pruning every message of the n-stage pattern is sent)"}
-	}
-	switch pattern {
-	case PatternGreedy:
-		s, err := pipeline.Solve(p, n, opt.Pipeline)
-		if err != nil {
-			return nil, 0, err
-		}
-		optimize.SetPatternBound(p, s)
-		return s, 0, nil
-	case PatternSearch:
-		// Without pruning SolveBest solves the full pattern as it is.
-		s, err := optimize.SolveBest(p, n, optimize.PatternOptions{Pipeline: opt.Pipeline, Cache: opt.Cache, Warm: opt.Warm})
-		if err != nil {
-			return nil, 0, err
-		}
-		lps := 0
-		if s.Pattern != nil && s.Pattern.Candidates > 0 {
-			lps = s.Pattern.Candidates - 1
-		}
-		return s, lps, nil
-	case PatternExact:
-		s, err := optimize.SolveExact(p, n, optimize.ExactOptions{Pipeline: opt.Pipeline})
-		return s, 0, err
-	}
-	return nil, 0, &problem.FieldError{Field: FieldPattern, Value: pattern, Want: "search, greedy or exact"}
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/dlsched/dlsched/executor/replay"
 	"github.com/dlsched/dlsched/internal/testutil"
-	"github.com/dlsched/dlsched/pipeline"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/solver/gonumlp"
 	"github.com/dlsched/dlsched/topology"
@@ -31,7 +30,7 @@ func TestGreedyOneStageClosedForm(t *testing.T) {
 	// α1 = 6.2, Cmax = S + (C+A)α1 = 19.6.
 	a2 := (p.A*p.V - p.S) / (p.C + 2*p.A)
 	want := p.S + (p.C+p.A)*(p.V-a2)
-	res, err := Schedule(p, 1, Options{Pipeline: pipeline.Options{Solver: gonumlp.New()}, Pattern: PatternGreedy, Verify: true})
+	res, err := Schedule(p, 1, Options{Solver: &Solver{lp: gonumlp.New()}, Pattern: "greedy", Verify: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,13 +54,13 @@ func TestGreedyOneStageClosedForm(t *testing.T) {
 // limit's own error type.
 func TestRefusals(t *testing.T) {
 	p := star2()
-	g := pipeline.Options{Solver: gonumlp.New()}
+	g := &Solver{lp: gonumlp.New()}
 	for _, c := range []struct {
 		opt  Options
 		want string
 	}{
-		{Options{Pipeline: pipeline.Options{Solver: g.Solver, NoPrune: true}, Pattern: PatternGreedy}, "search when pruning is off"},
-		{Options{Pipeline: g, Pattern: "best"}, "search, greedy or exact"},
+		{Options{Solver: g, NoPrune: true, Pattern: "greedy"}, "search when pruning is off"},
+		{Options{Solver: g, Pattern: "best"}, "search, greedy or exact"},
 	} {
 		_, err := Schedule(p, 1, c.opt)
 		var fe *problem.FieldError
@@ -70,9 +69,9 @@ func TestRefusals(t *testing.T) {
 		}
 	}
 	big := &problem.Problem{Kind: topology.Star, M: 1000, S: 1, C: 1, A: 1, D: 1, V: 1e6}
-	var ps *pipeline.SizeError
-	if err := Check(big, 1e6, Options{Pipeline: pipeline.Options{MaxModelBytes: 1 << 20}}); !errors.As(err, &ps) {
-		t.Errorf("LP over the limit: %v, want a *pipeline.SizeError", err)
+	var ps *SizeError
+	if err := Check(big, 1e6, Options{MaxModelBytes: 1 << 20}); !errors.As(err, &ps) || ps.Limit != 1<<20 || ps.Bytes <= ps.Limit {
+		t.Errorf("LP over the limit: %v, want a *SizeError above 1 MB", err)
 	}
 	var rs *replay.SizeError
 	tree := &problem.Problem{Kind: topology.Tree, P: 4, H: 12, Buffers: 1, S: 1, C: 1, A: 1, D: math.Inf(1), V: 1}
@@ -88,14 +87,13 @@ func TestRefusals(t *testing.T) {
 // makespan no longer than the paper's prune, on a star whose buffers
 // bind, and both are certified and verified (Clp).
 func TestSearchNeverWorseThanGreedy(t *testing.T) {
-	s := testutil.Clp(t)
+	s := &Solver{lp: testutil.Clp(t)}
 	p := &problem.Problem{Kind: topology.Star, M: 4, S: 1e-3, C: 1e-6, A: 1e-3, D: 2e4, V: 1e5}
-	po := pipeline.Options{Solver: s, Auto: true}
-	greedy, err := Schedule(p, 8, Options{Pipeline: po, Pattern: PatternGreedy, Verify: true})
+	greedy, err := Schedule(p, 8, Options{Solver: s, Algorithm: "auto", Pattern: "greedy", Verify: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	search, err := Schedule(p, 8, Options{Pipeline: po, Verify: true})
+	search, err := Schedule(p, 8, Options{Solver: s, Algorithm: "auto", Verify: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,9 +44,42 @@ func SafeLowerBound(m *lp.Model, y []float64) float64 {
 	if m.Sense != lp.Minimize {
 		return math.Inf(-1)
 	}
-	nr, nc := m.NumRows(), m.NumVars()
-	yy := make([]float64, nr)
-	for i := 0; i < nr; i++ {
+	yy := projectDuals(m, y)
+	r, mag, cnt := reducedCosts(m, yy)
+	var t terms
+	for i, v := range yy {
+		switch {
+		case v > 0:
+			t.add(v*m.RowLower[i], math.Abs(v*m.RowLower[i])*unitRoundoff)
+		case v < 0:
+			t.add(v*m.RowUpper[i], math.Abs(v*m.RowUpper[i])*unitRoundoff)
+		}
+	}
+	for j := 0; j < m.NumVars(); j++ {
+		e := gamma(cnt[j]+1) * mag[j] * (1 + 4*unitRoundoff)
+		best := cornerMin(m.ColLower[j], m.ColUpper[j], r[j]-e, r[j]+e)
+		if math.IsInf(best, -1) {
+			return math.Inf(-1)
+		}
+		t.add(best, math.Abs(best)*unitRoundoff)
+	}
+	// Error of the final recursive summation (γ_N Σ|t_k|), the terms' own
+	// errors, and the rounding of these two bounds themselves.
+	g := gamma(t.n + 2)
+	slack := (g*t.abs + t.err) * (1 + 2*g)
+	total := t.sum + m.ObjOffset - slack
+	total -= (math.Abs(total) + math.Abs(m.ObjOffset)) * 4 * unitRoundoff
+	if math.IsNaN(total) || math.IsInf(total, 0) || math.IsInf(t.abs, 0) || math.IsNaN(t.abs) {
+		return math.Inf(-1)
+	}
+	return total
+}
+
+// projectDuals returns y with NaN and infinite entries, and duals of the
+// wrong sign for a one-sided row, set to zero (missing entries are zero).
+func projectDuals(m *lp.Model, y []float64) []float64 {
+	yy := make([]float64, m.NumRows())
+	for i := range yy {
 		v := 0.0
 		if i < len(y) && !math.IsNaN(y[i]) && !math.IsInf(y[i], 0) {
 			v = y[i]
@@ -59,82 +92,71 @@ func SafeLowerBound(m *lp.Model, y []float64) float64 {
 		}
 		yy[i] = v
 	}
-	// r = c − Aᵀy and its error bound, accumulated column by column.
-	r := append([]float64(nil), m.Obj...)
-	mag := make([]float64, nc)
-	cnt := make([]int, nc)
+	return yy
+}
+
+// reducedCosts returns r = c − Aᵀy, accumulated row by row, with each
+// column's Σ of absolute values |c_j| + Σ|a_ij y_i| and its count of
+// terms, which bound r's rounding error.
+func reducedCosts(m *lp.Model, y []float64) (r, mag []float64, cnt []int) {
+	r = append([]float64(nil), m.Obj...)
+	mag = make([]float64, m.NumVars())
+	cnt = make([]int, m.NumVars())
 	for j := range mag {
 		mag[j] = math.Abs(r[j])
 	}
-	for i := 0; i < nr; i++ {
-		if yy[i] == 0 {
+	for i := range y {
+		if y[i] == 0 {
 			continue
 		}
 		cols, vals := m.Row(i)
 		for q, c := range cols {
-			t := vals[q] * yy[i]
+			t := vals[q] * y[i]
 			r[c] -= t
 			mag[c] += math.Abs(t)
 			cnt[c]++
 		}
 	}
-	// Terms of the bound; each carries an absolute error bound.
-	sum, errSum, absSum := 0.0, 0.0, 0.0
-	nterms := 0
-	add := func(v, e float64) {
-		sum += v
-		errSum += e
-		absSum += math.Abs(v)
-		nterms++
-	}
-	for i := 0; i < nr; i++ {
-		v := yy[i]
-		switch {
-		case v > 0:
-			add(v*m.RowLower[i], math.Abs(v*m.RowLower[i])*unitRoundoff)
-		case v < 0:
-			add(v*m.RowUpper[i], math.Abs(v*m.RowUpper[i])*unitRoundoff)
-		}
-	}
-	for j := 0; j < nc; j++ {
-		e := gamma(cnt[j]+1) * mag[j] * (1 + 4*unitRoundoff)
-		lo, hi := r[j]-e, r[j]+e // exact r_j lies in [lo, hi] (up to the widening)
-		l, u := m.ColLower[j], m.ColUpper[j]
-		// min over x∈[l,u], ρ∈[lo,hi] of ρ·x is attained at a corner.
-		best := math.Inf(1)
-		for _, x := range [2]float64{l, u} {
-			for _, rho := range [2]float64{lo, hi} {
-				var p float64
-				switch {
-				case x == 0 || rho == 0:
-					p = 0
-				case math.IsInf(x, 0):
-					if (x > 0) == (rho > 0) {
-						p = math.Inf(1)
-					} else {
-						p = math.Inf(-1)
-					}
-				default:
-					p = rho * x
+	return r, mag, cnt
+}
+
+// terms sums the terms of the bound, each with an absolute error bound.
+type terms struct {
+	sum, err, abs float64
+	n             int
+}
+
+func (t *terms) add(v, e float64) {
+	t.sum += v
+	t.err += e
+	t.abs += math.Abs(v)
+	t.n++
+}
+
+// cornerMin returns min ρ·x over x ∈ [l, u] and ρ ∈ [lo, hi] (the exact
+// reduced cost lies in [lo, hi]): it is attained at a corner, an
+// infinite bound giving ±Inf and a zero factor 0.
+func cornerMin(l, u, lo, hi float64) float64 {
+	best := math.Inf(1)
+	for _, x := range [2]float64{l, u} {
+		for _, rho := range [2]float64{lo, hi} {
+			var p float64
+			switch {
+			case x == 0 || rho == 0:
+				p = 0
+			case math.IsInf(x, 0):
+				if (x > 0) == (rho > 0) {
+					p = math.Inf(1)
+				} else {
+					p = math.Inf(-1)
 				}
-				if p < best {
-					best = p
-				}
+			default:
+				p = rho * x
+			}
+			if p < best {
+				best = p
 			}
 		}
-		if math.IsInf(best, -1) {
-			return math.Inf(-1)
-		}
-		add(best, math.Abs(best)*unitRoundoff)
 	}
-	// Error of the final recursive summation (γ_N Σ|t_k|), the terms' own
-	// errors, and the rounding of these two bounds themselves.
-	g := gamma(nterms + 2)
-	slack := (g*absSum + errSum) * (1 + 2*g)
-	total := sum + m.ObjOffset - slack
-	total -= (math.Abs(total) + math.Abs(m.ObjOffset)) * 4 * unitRoundoff
-	if math.IsNaN(total) || math.IsInf(total, 0) || math.IsInf(absSum, 0) || math.IsNaN(absSum) {
-		return math.Inf(-1)
-	}
-	return total
+	return best
 }

@@ -225,7 +225,7 @@ type Basis struct {
 }
 
 // Restarter is an Incremental solver whose basis can be read and set, so
-// that a model may start from the basis of a related one (the pipeline's
+// that a model may start from the basis of a related one (the engine's
 // prune rounds: the same LP less a few messages). A basis with the wrong
 // number of basic entries is repaired by the backend.
 type Restarter interface {

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
-
-	"github.com/dlsched/dlsched/solver/clp"
 )
 
 // BenchmarkFigureSet runs issue 17's figure set in one process: the eight
@@ -17,9 +15,7 @@ import (
 //
 //	go test ./sweep -run '^$' -bench FigureSet/fig10 -benchtime 1x -cpuprofile /tmp/cpu.out
 func BenchmarkFigureSet(b *testing.B) {
-	if !clp.Available() {
-		b.Skip("clp not built in")
-	}
+	newClp(b) // skips without Clp
 	for _, fig := range []string{"6", "7", "8", "9", "10", "11", "12", "13"} {
 		b.Run("fig"+fig, func(b *testing.B) {
 			sp := figureSpec(b, fig, "")

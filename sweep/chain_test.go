@@ -6,8 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dlsched/dlsched/pipeline"
-	"github.com/dlsched/dlsched/solver/clp"
+	"github.com/dlsched/dlsched/solve"
 )
 
 const chainSpec = `
@@ -96,9 +95,7 @@ func TestChains(t *testing.T) {
 // row after the first feasible one of its chain is warm, in the cold run
 // none.
 func TestWarmSweepAgreesWithCold(t *testing.T) {
-	if !clp.Available() {
-		t.Skip("clp not built in")
-	}
+	newClp(t) // skips without Clp
 	rows := map[bool]map[string]Row{}
 	summaryWarm := map[bool]int{}
 	for _, warm := range []bool{true, false} {
@@ -135,12 +132,12 @@ func TestWarmSweepAgreesWithCold(t *testing.T) {
 			t.Errorf("%s: certified %v verification %+v", k, w.Certified, w.Verification)
 		}
 		wc, cc := float64(*w.Cmax), float64(*c.Cmax)
-		if d := (wc - cc) / cc; d > 2*pipeline.DefaultTolerance || d < -2*pipeline.DefaultTolerance {
+		if d := (wc - cc) / cc; d > 2*solve.DefaultTolerance || d < -2*solve.DefaultTolerance {
 			t.Errorf("%s: warm Cmax %.15g, cold %.15g", k, wc, cc)
 		}
 	}
 	// The model holds n + 4 stages when first built and doubles when
-	// outgrown (pipeline.Sequence). D = inf: n = 1 builds 5, 2..5 warm, 6
+	// outgrown (solve.Sequence). D = inf: n = 1 builds 5, 2..5 warm, 6
 	// rebuilds 10, 7..10 warm: 8. D = 2e4: n_min = 2 (V = 1e5 over m = 4
 	// processors of D = 2e4 each) builds 6, 3..6 warm, 7 rebuilds 12,
 	// 8..10 warm: 7. The n_min pair (V = 1e5, n = 2; V = 2e5, n = 3, units

@@ -10,10 +10,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/closedform"
 	"github.com/dlsched/dlsched/optimize"
-	"github.com/dlsched/dlsched/pipeline"
-	"github.com/dlsched/dlsched/solver/clp"
+	"github.com/dlsched/dlsched/problem"
+	"github.com/dlsched/dlsched/solve"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -88,20 +88,13 @@ func TestPaperClaims(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the paper's figure sweeps")
 	}
-	if !clp.Available() {
-		t.Skip("clp not built in")
-	}
 	var cs []claim
 	add := func(where, says, v, data string) { cs = append(cs, claim{where, says, v, data}) }
 
 	// Fig. 6: one schedule, m = 10, n = 4, the paper's model (no pruning).
-	s, err := clp.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	p6 := &formulations.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, D: 1e4, V: 5e3}
-	s6, err := pipeline.Solve(p6, 4, pipeline.Options{Solver: s, Auto: true, NoPrune: true})
+	s := newClp(t)
+	p6 := &problem.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, D: 1e4, V: 5e3}
+	s6, err := solve.Greedy(p6, 4, solve.Options{Solver: s, Algorithm: "auto", NoPrune: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,9 +287,9 @@ func TestPaperClaims(t *testing.T) {
 		}
 		// The paper's own LB line ignores the buffer: the same formula
 		// with D = ∞ (n = the rounded n*, whatever the chunk size).
-		q := &formulations.Problem{Kind: topology.Binomial, Order: topology.NLF, P: r.Problem.P, H: r.Problem.H,
+		q := &problem.Problem{Kind: topology.Binomial, Order: topology.NLF, P: r.Problem.P, H: r.Problem.H,
 			S: r.Problem.S, C: r.Problem.C, A: r.Problem.A, D: math.Inf(1), V: r.Problem.V}
-		if v, ok := formulations.LBLine(q); ok && v < bestN[r.Problem.V]*(1-1e-9) {
+		if v, ok := closedform.LBLine(q); ok && v < bestN[r.Problem.V]*(1-1e-9) {
 			paperBelow++
 		}
 	}
@@ -518,11 +511,11 @@ func TestPaperClaims(t *testing.T) {
 	add("5", "Advanced methods (binomial trees, LLF, 2-buffer nodes) do not outperform ordinary trees, NLF, 1-buffer nodes",
 		verdict(better == 0 && helps < helpsN/2 && binWins == 0),
 		fmt.Sprintf("LLF beats NLF by more than 1%% in %d pairs (Fig. 13a); 2 buffers are at least as good as 1 in %d of %d (Fig. 13b); the binomial tree is faster at %d values of V (Fig. 12a)", better, helps, helpsN, binWins))
-	star := &formulations.Problem{Kind: topology.Star, M: 8, S: 0.01, C: 1e-8, A: 1e-7, V: 1e9}
-	ds := formulations.DStarFor(star)
+	star := &problem.Problem{Kind: topology.Star, M: 8, S: 0.01, C: 1e-8, A: 1e-7, V: 1e9}
+	ds := closedform.DStarFor(star)
 	at, inf := *star, *star
 	at.D, inf.D = ds.D, math.Inf(1)
-	po := optimize.Options{Pipeline: pipeline.Options{Solver: s, Auto: true}}
+	po := optimize.Options{Solve: solve.Options{Solver: s, Algorithm: "auto"}}
 	ra, err := optimize.OverN(&at, po)
 	if err != nil {
 		t.Fatal(err)
@@ -534,8 +527,8 @@ func TestPaperClaims(t *testing.T) {
 	ca, ci := float64(ra.Final.Cmax), float64(ri.Final.Cmax)
 	add("5", "A star needs no buffer beyond D* = mS/(A − mC): with it processors keep computing until the next stage (README's star: m = 8, S = 0.01, C = 1e-8, A = 1e-7, V = 1e9; within 1% of D = ∞ here)",
 		verdict(ca <= ci*1.01), fmt.Sprintf("D* = %.4g; best Cmax %.10g at D* and %.10g at D = ∞", ds.D, ca, ci))
-	tree := &formulations.Problem{Kind: topology.Binomial, P: 2, H: 10, S: 1e-3, C: 1e-6, A: 1e-3, D: 1e4, V: 1e7}
-	dt := formulations.DStarFor(tree)
+	tree := &problem.Problem{Kind: topology.Binomial, P: 2, H: 10, S: 1e-3, C: 1e-6, A: 1e-3, D: 1e4, V: 1e7}
+	dt := closedform.DStarFor(tree)
 	add("5", "Trees: D* = S(h+1)hp(p+1)^(h−2) / (2(A − Ch(p+1)^(h−1))) for binomial trees (and the ordinary-tree forms), existing only when A > Ch(p+1)^(h−1)",
 		notCheckable, fmt.Sprintf("for the paper's trees (p = 2, h = 10, A = 1e-3, C = 1e-6) no D* exists (%s): the heuristic cannot be tried on them", dt.Why))
 

@@ -1,5 +1,5 @@
 // Package sweep runs parameter grids of divisible-load problems: it parses
-// a TOML spec, expands it into points, solves each point with the pipeline
+// a TOML spec, expands it into points, solves each point with package solve
 // (and checks it on the executor), and appends one JSON line per point to a
 // results file that survives being killed at any moment.
 //
@@ -24,9 +24,9 @@
 //	prune = true               # false: the paper's model (empty messages kept)
 //	solver = "clp"
 //	max_stages = 0             # > 0: points with more stages become "skipped" rows
-//	pattern = "search"         # as solve: optimize.SolveBest; "greedy": only the paper's prune
+//	pattern = "search"         # as solve: the pattern search; "greedy": only the paper's prune
 //	form = "compact"           # or "paper", "chain" (docs/formulations.md)
-//	stage_generation = true    # false: every LP solved whole (pipeline.Options.NoStageGeneration)
+//	stage_generation = true    # false: every LP solved whole (solve.Options.NoStageGeneration)
 //	warm = true                # unpruned points differing in V and n only: each from the basis of the one before
 //
 // Each parameter is a single value, a list, or a range {from, to, points,
@@ -76,5 +76,5 @@
 // solve`, one record per chunk) as table.Records (RowRecords), and
 // table.Chart builds a plotting.Chart from them: x and y columns, series,
 // filters, differences to a baseline, and reference lines. The lb_layer
-// column is formulations.LBLine, the LB strategy optimize reports too.
+// column is closedform.LBLine, the LB strategy optimize reports too.
 package sweep

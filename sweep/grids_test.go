@@ -11,9 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dlsched/dlsched/optimize"
-	"github.com/dlsched/dlsched/pipeline"
-	"github.com/dlsched/dlsched/solver/clp"
+	"github.com/dlsched/dlsched/solve"
 )
 
 // figureSpec reads the paper's figure spec benchmarks/paper/figN.toml
@@ -133,14 +131,7 @@ func TestFigureGridsMonotone(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs six of the paper's figure sweeps")
 	}
-	if !clp.Available() {
-		t.Skip("clp not built in")
-	}
-	s, err := clp.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := newClp(t)
 	warmRows := 0
 	defer func() {
 		if warmRows == 0 {
@@ -181,11 +172,12 @@ func TestFigureGridsMonotone(t *testing.T) {
 			if float64(r.Problem.V) != pt.Problem.V || float64(r.Problem.D) != pt.Problem.D && !math.IsInf(pt.Problem.D, 1) {
 				t.Errorf("%s: stored V=%v D=%v, solved V=%v D=%v", r.Key, r.Problem.V, r.Problem.D, pt.Problem.V, pt.Problem.D)
 			}
-			po := pipeline.Options{Solver: s, Auto: true, NoPrune: !sp.Run.Prune}
-			b, err := optimize.SolveBest(&pt.Problem, r.Problem.Stages, optimize.PatternOptions{Pipeline: po})
+			po := solve.Options{Solver: s, Algorithm: "auto", NoPrune: !sp.Run.Prune}
+			res, err := solve.Schedule(&pt.Problem, r.Problem.Stages, po)
 			if err != nil {
 				t.Fatalf("%s: %v", r.Key, err)
 			}
+			b := res.Schedule
 			// A cold re-solve repeats a pruned row bit for bit. Unpruned
 			// rows are solved by the warm-start engine (run.warm): from the
 			// basis of the row before them in their chain ("warm"), or from
@@ -195,7 +187,7 @@ func TestFigureGridsMonotone(t *testing.T) {
 			// they agree within the certified tolerance.
 			tol := 1e-12
 			if !sp.Run.Prune && !sp.Run.NoWarm {
-				tol = 2 * pipeline.DefaultTolerance
+				tol = 2 * solve.DefaultTolerance
 				if r.Warm {
 					warmRows++
 				}

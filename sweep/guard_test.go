@@ -4,8 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-
-	"github.com/dlsched/dlsched/internal/testutil"
 )
 
 // A point whose verification would not fit in memory is a skipped row
@@ -27,7 +25,7 @@ func TestRowTooLargeToVerify(t *testing.T) {
 // issue 19's binomial example gives 0.0015005 instead of the greedy
 // 0.0090 (the same as `solve --pattern search`).
 func TestRunPatternSearch(t *testing.T) {
-	s := testutil.Clp(t)
+	s := newClp(t)
 	text := "[problem]\ntopology = [\"binomial\"]\norder = [\"llf\"]\np = [2]\nh = [10]\nS = [1e-3]\nC = [1e-6]\nA = [1e-3]\nD = [\"inf\"]\nV = [1]\n[run]\nverify = false\n"
 	for _, tc := range []struct {
 		pattern string

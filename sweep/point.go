@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/table"
 	"github.com/dlsched/dlsched/topology"
 )
@@ -18,7 +18,7 @@ type Point struct {
 	Label string
 	// Problem holds the inputs (Buffers is 1 for stars and binomial
 	// trees, Order NLF for stars).
-	Problem formulations.Problem
+	Problem problem.Problem
 	Stages  Stages
 	// Key identifies the point; see Key.
 	Key string
@@ -33,7 +33,7 @@ type Point struct {
 // Numbers are written as the shortest decimal that reads back exactly, so
 // the key depends on the values only, not on how the spec file spells them
 // (1e2, 100, 100.0 give the same key).
-func Key(label string, p *formulations.Problem, st Stages) string {
+func Key(label string, p *problem.Problem, st Stages) string {
 	var b strings.Builder
 	if label != "" {
 		b.WriteString("label=" + strconv.Quote(label) + " ")
@@ -67,7 +67,7 @@ func Key(label string, p *formulations.Problem, st Stages) string {
 func (sp *Spec) Points() []Point {
 	var out []Point
 	seen := map[string]bool{}
-	add := func(label string, p formulations.Problem, st Stages) {
+	add := func(label string, p problem.Problem, st Stages) {
 		k := Key(label, &p, st)
 		if seen[k] {
 			return
@@ -116,7 +116,7 @@ func (sp *Spec) Points() []Point {
 							for _, d := range g.D {
 								for _, v := range g.V {
 									for _, st := range g.Stages {
-										add(g.Label, formulations.Problem{
+										add(g.Label, problem.Problem{
 											Kind: kind, Order: sh.order, Buffers: sh.buffers,
 											M: sh.m, P: sh.pOut, H: sh.h,
 											S: s, C: c, A: a, D: d, V: v,

@@ -21,7 +21,7 @@ const (
 	StatusInvalid = "invalid"
 	// StatusInfeasible: the LP solver proved the LP infeasible.
 	StatusInfeasible = "infeasible"
-	// StatusFailed: the solver or the pipeline failed otherwise.
+	// StatusFailed: the solver or the solve failed otherwise.
 	StatusFailed = "failed"
 	// StatusSkipped: not solved because its number of stages exceeds the
 	// spec's run.max_stages.

@@ -12,14 +12,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dlsched/dlsched/closedform"
 	"github.com/dlsched/dlsched/executor/replay"
-	"github.com/dlsched/dlsched/formulations"
-	"github.com/dlsched/dlsched/optimize"
-	"github.com/dlsched/dlsched/pipeline"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solve"
-	"github.com/dlsched/dlsched/solver"
-	"github.com/dlsched/dlsched/solver/backends"
 )
 
 // MaxMessages is the largest number of messages (stages × destinations)
@@ -81,17 +78,48 @@ type Summary struct {
 // the next run) and returns ctx's error with the summary so far.
 func Run(ctx context.Context, sp *Spec, path string, opt Options) (Summary, error) {
 	start := time.Now()
-	sum := Summary{Status: map[string]int{}}
 	j, err := OpenJournal(path)
+	if err != nil {
+		return Summary{Status: map[string]int{}}, err
+	}
+	defer j.Close()
+	todo, sum := plan(sp, j, opt.Shard)
+	if opt.Start != nil {
+		opt.Start(sum.Total, sum.Done)
+	}
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	solvers, release, err := newSolvers(min(workers, max(len(todo), 1)), opt.Run.Solver)
 	if err != nil {
 		return sum, err
 	}
-	defer j.Close()
-	sum.Torn = j.Torn
-	var todo []Point
+	defer release()
+	rc := opt.Run
+	if rc.Cache == nil {
+		rc.Cache = solve.NewPatternCache()
+	}
+	rows := solveAll(ctx, chains(todo, rc), solvers, rc)
+	werr := collect(rows, j, opt, &sum)
+	sum.Wall = time.Since(start)
+	if werr != nil {
+		return sum, werr
+	}
+	if err := j.Close(); err != nil {
+		return sum, err
+	}
+	return sum, ctx.Err()
+}
+
+// plan returns the points of shard that the journal j does not hold yet,
+// in grid order, and the summary before solving: the shard's points, the
+// rows already done, the foreign ones.
+func plan(sp *Spec, j *Journal, shard Shard) ([]Point, Summary) {
+	sum := Summary{Status: map[string]int{}, Torn: j.Torn}
 	mine := map[string]bool{}
 	for _, pt := range sp.Points() {
-		if opt.Shard.Contains(pt.Index) {
+		if shard.Contains(pt.Index) {
 			mine[pt.Key] = true
 			sum.Total++
 		}
@@ -105,69 +133,60 @@ func Run(ctx context.Context, sp *Spec, path string, opt Options) (Summary, erro
 			sum.Done++
 		}
 	}
+	var todo []Point
 	for _, pt := range sp.Points() {
-		if opt.Shard.Contains(pt.Index) && !have[pt.Key] {
+		if shard.Contains(pt.Index) && !have[pt.Key] {
 			todo = append(todo, pt)
 		}
 	}
-	if opt.Start != nil {
-		opt.Start(sum.Total, sum.Done)
-	}
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = min(workers, max(len(todo), 1))
-	solvers := make([]solver.Solver, workers)
-	for w := range solvers {
-		if solvers[w], err = backends.New(opt.Run.Solver); err != nil {
-			for _, s := range solvers[:w] {
-				backends.Close(s)
-			}
-			return sum, err
-		}
-	}
-	defer func() {
-		for _, s := range solvers {
-			backends.Close(s)
-		}
-	}()
+	return todo, sum
+}
 
-	rc := opt.Run
-	if rc.Cache == nil {
-		rc.Cache = optimize.NewPatternCache()
+// newSolvers returns k solvers of the named backend, one per worker, and
+// the function that releases them all.
+func newSolvers(k int, name string) ([]*solve.Solver, func(), error) {
+	solvers := make([]*solve.Solver, k)
+	dones := make([]func(), 0, k)
+	release := func() {
+		for _, done := range dones {
+			done()
+		}
 	}
-	jobs := make(chan []Point)
+	for w := range solvers {
+		s, done, err := solve.NewSolver(name)
+		if err != nil {
+			release()
+			return nil, nil, err
+		}
+		solvers[w] = s
+		dones = append(dones, done)
+	}
+	return solvers, release, nil
+}
+
+// solveAll hands the jobs to one worker per solver and returns the
+// channel of their rows, closed when every worker is done. On
+// cancellation of ctx no further job is handed out, and a worker leaves
+// the rest of its chain, and a row whose solve or verification was
+// interrupted, for the next run.
+func solveAll(ctx context.Context, jobs [][]Point, solvers []*solve.Solver, rc RunConfig) <-chan Row {
+	queue := make(chan []Point)
 	rows := make(chan Row)
 	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
+	for _, s := range solvers {
 		wg.Add(1)
-		go func(s solver.Solver) {
+		go func(s *solve.Solver) {
 			defer wg.Done()
-			for grp := range jobs {
-				var wc *warmChain
-				if len(grp) > 1 {
-					wc = &warmChain{maxN: maxStages(grp)}
-				}
-				for _, pt := range grp {
-					if ctx.Err() != nil {
-						break // the rest of the chain is left for the next run
-					}
-					r := solvePoint(ctx, pt, s, rc, wc)
-					if ctx.Err() != nil && (r.VerifyCanceled() || r.Status == StatusFailed) {
-						continue // interrupted: left for the next run
-					}
-					rows <- r
-				}
-				wc.close()
+			for grp := range queue {
+				solveChain(ctx, grp, s, rc, rows)
 			}
-		}(solvers[w])
+		}(s)
 	}
 	go func() {
-		defer close(jobs)
-		for _, pt := range chains(todo, rc) {
+		defer close(queue)
+		for _, grp := range jobs {
 			select {
-			case jobs <- pt:
+			case queue <- grp:
 			case <-ctx.Done():
 				return
 			}
@@ -177,6 +196,33 @@ func Run(ctx context.Context, sp *Spec, path string, opt Options) (Summary, erro
 		wg.Wait()
 		close(rows)
 	}()
+	return rows
+}
+
+// solveChain solves the points of one job in turn with solver s, warm
+// from one basis when the job is a chain, and sends their rows.
+func solveChain(ctx context.Context, grp []Point, s *solve.Solver, rc RunConfig, rows chan<- Row) {
+	var wc *warmChain
+	if len(grp) > 1 {
+		wc = &warmChain{maxN: maxStages(grp)}
+	}
+	defer wc.close()
+	for _, pt := range grp {
+		if ctx.Err() != nil {
+			return // the rest of the chain is left for the next run
+		}
+		r := solvePoint(ctx, pt, s, rc, wc)
+		if ctx.Err() != nil && (r.VerifyCanceled() || r.Status == StatusFailed) {
+			continue // interrupted: left for the next run
+		}
+		rows <- r
+	}
+}
+
+// collect appends the rows to the journal j as they come, counts them into
+// sum and reports progress; after a write error it drains the rest and
+// returns that error.
+func collect(rows <-chan Row, j *Journal, opt Options, sum *Summary) error {
 	done := sum.Done
 	var werr error
 	for r := range rows {
@@ -201,21 +247,14 @@ func Run(ctx context.Context, sp *Spec, path string, opt Options) (Summary, erro
 			opt.Progress(done, sum.Total)
 		}
 	}
-	sum.Wall = time.Since(start)
-	if werr != nil {
-		return sum, werr
-	}
-	if err := j.Close(); err != nil {
-		return sum, err
-	}
-	return sum, ctx.Err()
+	return werr
 }
 
 // warmChain holds the warm-start engine of a run of points that differ
 // only in their load V and stage count (chains); solvePoint makes it at
 // the first point that solves.
 type warmChain struct {
-	seq  *pipeline.Sequence
+	seq  *solve.Sequence
 	maxN int // the most stages a point of the chain asks for
 }
 
@@ -299,13 +338,13 @@ func (r *Row) VerifyCanceled() bool { return r.Error == errVerifyCanceled }
 
 // statusOf classifies a solve error.
 func statusOf(err error) string {
-	var fe *formulations.FieldError
-	var se *pipeline.StagesError
-	var ze *pipeline.SizeError
+	var fe *problem.FieldError
+	var se *problem.StagesError
+	var ze *solve.SizeError
 	switch {
 	case errors.As(err, &fe), errors.As(err, &se), errors.As(err, &ze):
 		return StatusInvalid
-	case errors.Is(err, solver.ErrInfeasible):
+	case solve.IsInfeasible(err):
 		return StatusInfeasible
 	case errors.Is(err, errNoOptimizer):
 		return StatusUnsupported
@@ -313,33 +352,29 @@ func statusOf(err error) string {
 	return StatusFailed
 }
 
-// pipelineOptions returns the solve options of rc with solver s.
-func pipelineOptions(ctx context.Context, rc RunConfig, s solver.Solver) (pipeline.Options, error) {
-	form, err := formulations.ParseForm(rc.Form)
-	if err != nil {
-		return pipeline.Options{}, err
-	}
-	po := pipeline.Options{Solver: s, Form: form, NoPrune: !rc.Prune, Tolerance: rc.Tolerance, Auto: true, NoStageGeneration: rc.NoStageGeneration}
-	po.Base.Context = ctx
-	return po, nil
+// lpOptions returns the LP settings of rc with solver s (the measured
+// best first algorithm, "auto"), cancelled by ctx.
+func lpOptions(ctx context.Context, rc RunConfig, s *solve.Solver) solve.Options {
+	return solve.Options{Solver: s, Algorithm: "auto", Form: rc.Form, NoPrune: !rc.Prune, Tolerance: rc.Tolerance,
+		NoStageGeneration: rc.NoStageGeneration, Context: ctx}
 }
 
 // SolvePoint solves one point with solver s and returns its row; it never
 // panics and never returns an error: failures are rows with a status and a
 // message.
-func SolvePoint(ctx context.Context, pt Point, s solver.Solver, rc RunConfig) Row {
+func SolvePoint(ctx context.Context, pt Point, s *solve.Solver, rc RunConfig) Row {
 	return solvePoint(ctx, pt, s, rc, nil)
 }
 
 // solvePoint is SolvePoint, warm-started from wc's engine when wc is not
 // nil (a point of a chain).
-func solvePoint(ctx context.Context, pt Point, s solver.Solver, rc RunConfig, wc *warmChain) (row Row) {
+func solvePoint(ctx context.Context, pt Point, s *solve.Solver, rc RunConfig, wc *warmChain) (row Row) {
 	t0 := time.Now()
 	p := pt.Problem
 	row = Row{Key: pt.Key, Index: pt.Index, Label: pt.Label, StagesPolicy: pt.Stages.String()}
 	row.Problem = p.ScheduleProblem(0)
 	row.LBTrivial = schedule.Float(p.LowerBoundLB())
-	if lb, ok := formulations.LBLine(&p); ok {
+	if lb, ok := closedform.LBLine(&p); ok {
 		f := schedule.Float(lb)
 		row.LBLayer = &f
 	}
@@ -350,16 +385,37 @@ func solvePoint(ctx context.Context, pt Point, s solver.Solver, rc RunConfig, wc
 		}
 		row.Seconds = time.Since(t0).Seconds()
 	}()
-	fail := func(err error) Row {
-		row.Status = statusOf(err)
-		row.Error = err.Error()
+	n, ok := pointStages(pt, rc, &row)
+	if !ok {
 		return row
 	}
+	lo := lpOptions(ctx, rc, s)
+	if ok := checkPoint(pt, n, lo, rc, &row); !ok {
+		return row
+	}
+	sch, searchLPs, verifyErr, err := schedulePoint(pt, n, lo, rc, wc, &row)
+	if err != nil {
+		row.Status, row.Error = statusOf(err), err.Error()
+		return row
+	}
+	fillRow(&row, sch, searchLPs)
+	if rc.Verify {
+		fillVerification(ctx, &row, sch, verifyErr)
+	}
+	return row
+}
+
+// pointStages validates pt's problem and returns the stage count to
+// solve it with (n_min, or the fixed n); ok false when the row is already
+// final (invalid, or skipped over run.max_stages or MaxMessages).
+func pointStages(pt Point, rc RunConfig, row *Row) (n int, ok bool) {
+	p := pt.Problem
 	if err := p.Validate(); err != nil {
-		return fail(err)
+		row.Status, row.Error = statusOf(err), err.Error()
+		return 0, false
 	}
 	row.NMin = p.NMin()
-	n := row.NMin
+	n = row.NMin
 	if pt.Stages.Policy == StagesFixed {
 		n = pt.Stages.N
 	}
@@ -367,35 +423,48 @@ func solvePoint(ctx context.Context, pt Point, s solver.Solver, rc RunConfig, wc
 	if rc.MaxStages > 0 && n > rc.MaxStages && pt.Stages.Policy != StagesOpt {
 		row.Status = StatusSkipped
 		row.Error = fmt.Sprintf("n=%d stages exceeds run.max_stages=%d", n, rc.MaxStages)
-		return row
+		return 0, false
 	}
 	if msgs := float64(n) * float64(len(p.Dests())); msgs > MaxMessages {
 		row.Status = StatusInvalid
 		row.Error = fmt.Sprintf("n=%d stages give %.3g messages, more than %d for one LP", n, msgs, MaxMessages)
-		return row
+		return 0, false
 	}
-	po, err := pipelineOptions(ctx, rc, s)
-	if err != nil {
-		return fail(err)
-	}
+	return n, true
+}
+
+// checkPoint refuses, before solving, an LP over the memory limit (an
+// invalid row; a point whose n the search chooses is checked by it) and,
+// with verification, a replay that would not fit (a skipped row: a row
+// must not say "optimal" and then fail its verification for want of
+// memory). ok false when the row is final.
+func checkPoint(pt Point, n int, lo solve.Options, rc RunConfig, row *Row) bool {
+	p := pt.Problem
 	if pt.Stages.Policy != StagesOpt {
-		if err := pipeline.CheckSize(&p, n, po); err != nil {
-			return fail(err)
+		if err := solve.CheckSize(&p, n, lo); err != nil {
+			row.Status, row.Error = statusOf(err), err.Error()
+			return false
 		}
 	}
 	if rc.Verify {
-		// Refuse before solving: a row must not say "optimal" and then
-		// fail its verification for want of memory.
-		if err := replay.CheckPlatform(p.Kind, p.M, p.P, p.H, float64(n)*p.Processors(), pipeline.DefaultMaxModelBytes); err != nil {
+		if err := replay.CheckPlatform(p.Kind, p.M, p.P, p.H, float64(n)*p.Processors(), solve.DefaultMaxModelBytes); err != nil {
 			row.Status = StatusSkipped
 			row.Error = err.Error() + "; set run.verify = false to solve without verification"
-			return row
+			return false
 		}
 	}
-	var sch *schedule.Schedule
-	searchLPs := 0
-	var verifyErr error
-	sopt := solve.Options{Pipeline: po, Pattern: rc.Pattern, Cache: rc.Cache, Verify: rc.Verify, Context: ctx}
+	return true
+}
+
+// schedulePoint solves pt with n stages and the LP settings lo: at the
+// best n of optimize.OverN (stages = "opt"), else with solve.Schedule in
+// rc's pattern, warm from wc's engine in a chain. It returns the
+// schedule, the LPs the search solved beyond the schedule's own, and the
+// verification's error, and records the times in row.
+func schedulePoint(pt Point, n int, lo solve.Options, rc RunConfig, wc *warmChain, row *Row) (*schedule.Schedule, int, error, error) {
+	p := pt.Problem
+	sopt := lo
+	sopt.Pattern, sopt.Cache, sopt.Verify = rc.Pattern, rc.Cache, rc.Verify
 	if !rc.Prune {
 		sopt.Pattern = "" // the full pattern
 	}
@@ -404,7 +473,7 @@ func solvePoint(ctx context.Context, pt Point, s solver.Solver, rc RunConfig, wc
 			// Room for the whole chain in the first model: Fig. 9's
 			// chains along n then solve 38 points from scratch instead
 			// of 46 (LP time 1.05 s instead of 1.29 s).
-			if wc.seq = pipeline.NewSequence(&p, po); wc.seq != nil {
+			if wc.seq = solve.NewSequence(&p, lo); wc.seq != nil {
 				wc.seq.Reserve(wc.maxN)
 			}
 		}
@@ -412,29 +481,32 @@ func solvePoint(ctx context.Context, pt Point, s solver.Solver, rc RunConfig, wc
 	}
 	if pt.Stages.Policy == StagesOpt {
 		t1 := time.Now()
-		sch, searchLPs, err = solveOpt(&p, po)
+		sch, lps, err := solveOpt(&p, lo)
 		row.SolveSeconds = time.Since(t1).Seconds()
+		var verifyErr error
 		if err == nil && rc.Verify {
 			row.VerifySeconds, verifyErr = solve.Verify(sch, sopt)
 		}
-	} else {
-		var res *solve.Result
-		if res, err = solve.Schedule(&p, n, sopt); err == nil {
-			sch, searchLPs, verifyErr = res.Schedule, res.SearchLPs, res.VerifyErr
-			row.SolveSeconds, row.VerifySeconds = res.SolveSeconds, res.VerifySeconds
-		}
+		return sch, lps, verifyErr, err
 	}
+	res, err := solve.Schedule(&p, n, sopt)
 	if err != nil {
-		return fail(err)
+		return nil, 0, nil, err
 	}
+	row.SolveSeconds, row.VerifySeconds = res.SolveSeconds, res.VerifySeconds
+	return res.Schedule, res.SearchLPs, res.VerifyErr, nil
+}
+
+// fillRow records the solved schedule in the row: status, makespan,
+// certified bound and gap, the pattern and its bound over every pattern,
+// and the LPs and simplex iterations it took (searchLPs beyond the
+// schedule's own attempts).
+func fillRow(row *Row, sch *schedule.Schedule, searchLPs int) {
 	row.Status = sch.Status
 	row.Problem = sch.Problem
 	row.Stages = sch.Stages
 	c, lb, g := schedule.Float(sch.Cmax), schedule.Float(sch.LowerBound), schedule.Float(sch.Gap)
 	row.Cmax, row.LowerBound, row.Gap = &c, &lb, &g
-	if sch.Pattern == nil {
-		optimize.SetPatternBound(&p, sch) // greedy: the bound over every pattern
-	}
 	row.Pattern = sch.Pattern.Method
 	if ds := sch.Pattern.Destinations; len(ds) > 0 {
 		parts := make([]string, len(ds))
@@ -452,17 +524,18 @@ func solvePoint(ctx context.Context, pt Point, s solver.Solver, rc RunConfig, wc
 			row.Iterations += a.Iterations
 		}
 	}
-	if rc.Verify {
-		switch v := sch.Verification; {
-		case verifyErr != nil && ctx.Err() != nil:
-			row.Error = errVerifyCanceled
-		case verifyErr != nil:
-			row.Error = "verify: " + verifyErr.Error()
-		case v != nil:
-			row.Verification = &Verification{OK: v.OK, Makespan: v.Makespan, Violations: len(v.Violations)}
-		}
+}
+
+// fillVerification records the replay's verdict, or why there is none.
+func fillVerification(ctx context.Context, row *Row, sch *schedule.Schedule, verifyErr error) {
+	switch v := sch.Verification; {
+	case verifyErr != nil && ctx.Err() != nil:
+		row.Error = errVerifyCanceled
+	case verifyErr != nil:
+		row.Error = "verify: " + verifyErr.Error()
+	case v != nil:
+		row.Verification = &Verification{OK: v.OK, Makespan: v.Makespan, Violations: len(v.Violations)}
 	}
-	return row
 }
 
 // firstFrames keeps the first lines of a stack trace.

@@ -9,7 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/closedform"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -65,9 +66,9 @@ func TestRunIssueSpec(t *testing.T) {
 		t.Errorf("V=1000 D=100: row %+v, want Cmax 0.111 with n_min 1", r)
 	}
 	// D = 1e4 ≥ V = 100: one installment, equal finish times (the classic
-	// closed form, formulations.StarEqualFinish).
+	// closed form, closedform.StarEqualFinish).
 	r = byKey["topology=star m=10 S=0.001 C=1e-06 A=0.001 D=10000 V=100 stages=min"]
-	_, want, ok := formulations.StarEqualFinish(10, 1e-3, 1e-6, 1e-3, 100)
+	_, want, ok := closedform.StarEqualFinish(10, 1e-3, 1e-6, 1e-3, 100)
 	if !ok || r.Cmax == nil || math.Abs(float64(*r.Cmax)-want) > 1e-9*want {
 		t.Errorf("V=100 D=1e4: Cmax %v, want the equal-finish %.12g", r.Cmax, want)
 	}
@@ -318,12 +319,12 @@ func TestShardFromEnv(t *testing.T) {
 // for p=1, h=1: Cmax(n) = n(S + VC/n) + AV/n = nS + VC + AV/n, minimal at
 // n* = √(AV/S) = 10 for A=1, V=100, S=1: 10 + 100C + 10 = 20 + 100C.
 func TestLayerStrategy(t *testing.T) {
-	p := &formulations.Problem{Kind: topology.Binomial, P: 1, H: 1, S: 1, C: 0.01, A: 1, V: 100, D: math.Inf(1)}
-	got, ok := formulations.LBLine(p)
+	p := &problem.Problem{Kind: topology.Binomial, P: 1, H: 1, S: 1, C: 0.01, A: 1, V: 100, D: math.Inf(1)}
+	got, ok := closedform.LBLine(p)
 	if !ok || math.Abs(got-21) > 1e-12 {
 		t.Errorf("got %v %v, want 21", got, ok)
 	}
-	if _, ok := formulations.LBLine(&formulations.Problem{Kind: topology.Star}); ok {
+	if _, ok := closedform.LBLine(&problem.Problem{Kind: topology.Star}); ok {
 		t.Error("star has no layer strategy")
 	}
 }
@@ -340,9 +341,9 @@ func TestLayerStrategy(t *testing.T) {
 // 0.678 s on layer 2 and 0.515 s on layer 1 at n = 500, the pick.
 func TestLBLayerAgreesWithOptimize(t *testing.T) {
 	for _, d := range []float64{10, 1e3, math.Inf(1)} {
-		p := formulations.Problem{Kind: topology.Binomial, Order: topology.NLF, P: 2, H: 2, S: 1e-3, C: 1e-6, A: 1e-3, D: d, V: 1e4}
+		p := problem.Problem{Kind: topology.Binomial, Order: topology.NLF, P: 2, H: 2, S: 1e-3, C: 1e-6, A: 1e-3, D: d, V: 1e4}
 		row := SolvePoint(context.Background(), Point{Key: "k", Problem: p, Stages: Stages{Policy: StagesMin}}, nil, RunConfig{MaxStages: 1})
-		layers, pick, err := formulations.LBStrategy(&p)
+		layers, pick, err := closedform.LBStrategy(&p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -358,8 +359,8 @@ func TestLBLayerAgreesWithOptimize(t *testing.T) {
 			}
 		}
 	}
-	p := formulations.Problem{Kind: topology.Binomial, Order: topology.NLF, P: 2, H: 2, S: 1e-3, C: 1e-6, A: 1e-3, D: 10, V: 1e4}
-	got, _ := formulations.LBLine(&p)
+	p := problem.Problem{Kind: topology.Binomial, Order: topology.NLF, P: 2, H: 2, S: 1e-3, C: 1e-6, A: 1e-3, D: 10, V: 1e4}
+	got, _ := closedform.LBLine(&p)
 	// Layer 1 at n = 500: n·(S + VC/(2n)) + AV/(2n) = 0.5 + 0.005 + 0.01 = 0.515.
 	if want := 500*(1e-3+1e4*1e-6/(2*500.0)) + 1e-3*1e4/(2*500.0); math.Abs(got-want) > 1e-12 {
 		t.Errorf("D=10: lb_layer %.12g, want %.12g (layer 1 at n_min=500)", got, want)

@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
-	"github.com/dlsched/dlsched/optimize"
 	"github.com/dlsched/dlsched/problem"
+	"github.com/dlsched/dlsched/solve"
 	"github.com/dlsched/dlsched/table"
 	"github.com/dlsched/dlsched/topology"
 )
@@ -81,25 +81,25 @@ type RunConfig struct {
 	// NoWarm solves every point from scratch (warm = false). By default
 	// the unpruned points that differ only in V and their stage count
 	// are solved one after the other in increasing V and n, each from the
-	// basis of the one before (pipeline.Sequence; see chains).
+	// basis of the one before (solve.Sequence; see chains).
 	NoWarm bool
 	// NoStageGeneration solves every LP whole (stage_generation = false;
-	// pipeline.Options.NoStageGeneration).
+	// solve.Options.NoStageGeneration).
 	NoStageGeneration bool
 	// Tolerance is the certified relative gap to reach (0: the
-	// pipeline's default).
+	// engine's default).
 	Tolerance float64
 	// MaxStages, when positive, records points whose number of stages
 	// exceeds it as rows with status "skipped" instead of solving them.
 	MaxStages int
-	// Pattern is "search" (the default, "" means the same:
-	// optimize.SolveBest, as `dlsched solve` does) or "greedy" (only the
+	// Pattern is "search" (the default, "" means the same: the pattern
+	// search of solve.Schedule, as `dlsched solve` does) or "greedy" (only the
 	// paper's prune of the full pattern). Without pruning every message
 	// of the full pattern is sent and the row's pattern is "full".
 	Pattern string
 	// Cache shares the pattern search's results between points (Run sets
 	// one per run; nil caches nothing). It changes no result.
-	Cache *optimize.PatternCache
+	Cache *solve.PatternCache
 }
 
 // Spec is a parsed sweep specification.
@@ -665,120 +665,170 @@ func withField(err error, key string) error {
 // listed topology uses is an error, so that a typo cannot silently be
 // ignored.
 func parseGrid(file, prefix string, t map[string]any) (Grid, error) {
-	g := Grid{}
-	f := func(k string) string { return prefix + "." + k }
-	for _, k := range sortedKeys(t) {
+	gp := &gridParser{file: file, prefix: prefix, t: t}
+	if err := gp.keys(); err != nil {
+		return gp.g, err
+	}
+	for _, step := range []func() error{gp.label, gp.topologies, gp.orders, gp.intAxes, gp.floatAxes} {
+		if err := step(); err != nil {
+			return gp.g, err
+		}
+	}
+	v, _ := gp.get("stages", "min")
+	var err error
+	gp.g.Stages, err = stagesAxis(file, gp.field("stages"), v)
+	return gp.g, err
+}
+
+// gridParser is parseGrid's state: the table t of [problem] table prefix
+// of file, the grid read so far, and the parameters its topologies use.
+type gridParser struct {
+	file, prefix string
+	t            map[string]any
+	g            Grid
+	uses         map[string]bool
+}
+
+// field is the spec's name of key k: "problem.S", "problem.2.m".
+func (gp *gridParser) field(k string) string { return gp.prefix + "." + k }
+
+// keys refuses an unknown parameter, naming the nearest known one.
+func (gp *gridParser) keys() error {
+	for _, k := range sortedKeys(gp.t) {
 		ok := false
 		for _, w := range problemKeys {
 			ok = ok || k == w
 		}
 		if !ok {
-			return g, &SpecError{File: file, Field: f(k), Msg: "unknown parameter" + suggest(k, problemKeys)}
+			return &SpecError{File: gp.file, Field: gp.field(k), Msg: "unknown parameter" + suggest(k, problemKeys)}
 		}
 	}
-	var err error
-	if v, ok := t["label"]; ok {
+	return nil
+}
+
+// label reads the optional one-line label.
+func (gp *gridParser) label() error {
+	if v, ok := gp.t["label"]; ok {
 		s, ok := v.(string)
 		if !ok || strings.ContainsAny(s, "\n\"") {
-			return g, &SpecError{File: file, Field: f("label"), Msg: fmt.Sprintf("value %v: want a one-line string without quotes", v)}
+			return &SpecError{File: gp.file, Field: gp.field("label"), Msg: fmt.Sprintf("value %v: want a one-line string without quotes", v)}
 		}
-		g.Label = s
+		gp.g.Label = s
 	}
-	tv, ok := t["topology"]
+	return nil
+}
+
+// topologies reads the required topology axis and refuses a parameter no
+// listed topology uses.
+func (gp *gridParser) topologies() error {
+	tv, ok := gp.t["topology"]
 	if !ok {
-		return g, &SpecError{File: file, Field: f("topology"), Msg: `missing: want "star", "tree" or "binomial" (or a list of them)`}
+		return &SpecError{File: gp.file, Field: gp.field("topology"), Msg: `missing: want "star", "tree" or "binomial" (or a list of them)`}
 	}
-	tops, err := stringAxis(file, f("topology"), tv, "star", "tree", "binomial")
+	tops, err := stringAxis(gp.file, gp.field("topology"), tv, "star", "tree", "binomial")
 	if err != nil {
-		return g, withField(err, problem.FieldTopology)
+		return withField(err, problem.FieldTopology)
 	}
-	uses := map[string]bool{}
+	gp.uses = map[string]bool{}
 	for _, s := range tops {
 		k, _ := topology.ParseKind(s)
-		g.Topology = append(g.Topology, k)
+		gp.g.Topology = append(gp.g.Topology, k)
 		switch k {
 		case topology.Star:
-			uses["m"] = true
+			gp.uses["m"] = true
 		case topology.Tree:
-			uses["order"], uses["buffers"], uses["p"], uses["h"] = true, true, true, true
+			gp.uses["order"], gp.uses["buffers"], gp.uses["p"], gp.uses["h"] = true, true, true, true
 		case topology.Binomial:
-			uses["order"], uses["p"], uses["h"] = true, true, true
+			gp.uses["order"], gp.uses["p"], gp.uses["h"] = true, true, true
 		}
 	}
 	for _, k := range []string{"order", "buffers", "m", "p", "h"} {
-		if _, ok := t[k]; ok && !uses[k] {
-			return g, &SpecError{File: file, Field: f(k), Msg: fmt.Sprintf("not used by topology %s (a star takes m; trees take p and h, order; ordinary trees buffers)", strings.Join(tops, ", "))}
+		if _, ok := gp.t[k]; ok && !gp.uses[k] {
+			return &SpecError{File: gp.file, Field: gp.field(k), Msg: fmt.Sprintf("not used by topology %s (a star takes m; trees take p and h, order; ordinary trees buffers)", strings.Join(tops, ", "))}
 		}
 	}
-	get := func(k string, def any) (any, error) {
-		if v, ok := t[k]; ok {
-			return v, nil
-		}
-		if def != nil {
-			return def, nil
-		}
-		need := ""
-		switch k {
-		case "m":
-			need = " (topology star needs m)"
-		case "p", "h":
-			need = " (trees need p and h)"
-		}
-		return nil, &SpecError{File: file, Field: f(k), Msg: "missing" + need}
+	return nil
+}
+
+// get returns parameter k, or def when it is absent (nil: required).
+func (gp *gridParser) get(k string, def any) (any, error) {
+	if v, ok := gp.t[k]; ok {
+		return v, nil
 	}
-	if uses["order"] {
-		v, _ := get("order", "nlf")
-		ords, err := stringAxis(file, f("order"), v, "nlf", "llf")
-		if err != nil {
-			return g, withField(err, problem.FieldOrder)
-		}
-		for _, s := range ords {
-			o, _ := topology.ParseOrder(s)
-			g.Order = append(g.Order, o)
-		}
+	if def != nil {
+		return def, nil
 	}
-	// Integer axes: the parameters each listed topology takes, with their
-	// default (nil: required) and valid range.
+	need := ""
+	switch k {
+	case "m":
+		need = " (topology star needs m)"
+	case "p", "h":
+		need = " (trees need p and h)"
+	}
+	return nil, &SpecError{File: gp.file, Field: gp.field(k), Msg: "missing" + need}
+}
+
+// orders reads the order axis of trees (default nlf).
+func (gp *gridParser) orders() error {
+	if !gp.uses["order"] {
+		return nil
+	}
+	v, _ := gp.get("order", "nlf")
+	ords, err := stringAxis(gp.file, gp.field("order"), v, "nlf", "llf")
+	if err != nil {
+		return withField(err, problem.FieldOrder)
+	}
+	for _, s := range ords {
+		o, _ := topology.ParseOrder(s)
+		gp.g.Order = append(gp.g.Order, o)
+	}
+	return nil
+}
+
+// intAxes reads the integer axes the listed topologies take, with their
+// default (nil: required) and valid range.
+func (gp *gridParser) intAxes() error {
 	ints := []struct {
 		key string
 		dst *[]int
 		def any
 	}{
-		{problem.FieldBuffers, &g.Buffers, int64(1)},
-		{problem.FieldM, &g.M, nil},
-		{problem.FieldP, &g.P, nil},
-		{problem.FieldH, &g.H, nil},
+		{problem.FieldBuffers, &gp.g.Buffers, int64(1)},
+		{problem.FieldM, &gp.g.M, nil},
+		{problem.FieldP, &gp.g.P, nil},
+		{problem.FieldH, &gp.g.H, nil},
 	}
 	for _, in := range ints {
-		if !uses[in.key] {
+		if !gp.uses[in.key] {
 			continue
 		}
-		v, err := get(in.key, in.def)
+		v, err := gp.get(in.key, in.def)
 		if err != nil {
-			return g, err
+			return err
 		}
-		if *in.dst, err = intAxis(file, f(in.key), in.key, v); err != nil {
-			return g, err
+		if *in.dst, err = intAxis(gp.file, gp.field(in.key), in.key, v); err != nil {
+			return err
 		}
 	}
+	return nil
+}
+
+// floatAxes reads the required axes S, C, A, D and V.
+func (gp *gridParser) floatAxes() error {
 	floats := []struct {
 		key string
 		dst *[]float64
 	}{
-		{problem.FieldS, &g.S}, {problem.FieldC, &g.C}, {problem.FieldA, &g.A}, {problem.FieldD, &g.D}, {problem.FieldV, &g.V},
+		{problem.FieldS, &gp.g.S}, {problem.FieldC, &gp.g.C}, {problem.FieldA, &gp.g.A}, {problem.FieldD, &gp.g.D}, {problem.FieldV, &gp.g.V},
 	}
 	for _, fl := range floats {
-		v, err := get(fl.key, nil)
+		v, err := gp.get(fl.key, nil)
 		if err != nil {
-			return g, err
+			return err
 		}
-		if *fl.dst, err = floatAxis(file, f(fl.key), fl.key, v); err != nil {
-			return g, err
+		if *fl.dst, err = floatAxis(gp.file, gp.field(fl.key), fl.key, v); err != nil {
+			return err
 		}
 	}
-	v, _ := get("stages", "min")
-	if g.Stages, err = stagesAxis(file, f("stages"), v); err != nil {
-		return g, err
-	}
-	return g, nil
+	return nil
 }

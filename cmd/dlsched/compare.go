@@ -11,9 +11,9 @@ import (
 
 	"github.com/dlsched/dlsched/compare"
 	"github.com/dlsched/dlsched/internal/atomicfile"
-	"github.com/dlsched/dlsched/pipeline"
 	"github.com/dlsched/dlsched/plotting"
 	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/solve"
 )
 
 func compareCommand() *cli.Command {
@@ -74,7 +74,7 @@ func compareAction(c *cli.Context) error {
 			return err
 		}
 	}
-	s, done, err := pipeline.NewSolver(c.String("solver"))
+	s, done, err := solve.NewSolver(c.String("solver"))
 	if err != nil {
 		return usagef("invalid --solver %s: %v", c.String("solver"), err)
 	}

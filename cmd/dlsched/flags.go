@@ -5,8 +5,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dlsched/dlsched/pipeline"
 	"github.com/dlsched/dlsched/problem"
+	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/solve"
 	"github.com/urfave/cli/v2"
 )
 
@@ -14,7 +15,7 @@ import (
 func isUsage(err error) bool {
 	var fe *problem.FieldError
 	var se *problem.StagesError
-	var ze *pipeline.SizeError
+	var ze *solve.SizeError
 	return errors.As(err, &fe) || errors.As(err, &se) || errors.As(err, &ze)
 }
 
@@ -22,7 +23,7 @@ func isUsage(err error) bool {
 // the two differ; problem fields (S, m, ...) are their own flag names.
 var optionFlags = map[string]string{
 	"NMax": "n-max", "DMin": "D-min", "DMax": "D-max", "Points": "points", "Within": "within", "N": "stages",
-	pipeline.FieldMaxMemoryMB: "max-memory",
+	solve.FieldMaxMemoryMB: "max-memory",
 }
 
 // flagName is the command line's name of a library field: "--S",
@@ -119,14 +120,15 @@ func parseProblem(c *cli.Context) (*problem.Problem, error) {
 	if err != nil {
 		return nil, flagErr(err)
 	}
-	if err := refuseInapplicable(c, kind); err != nil {
+	topo := kind.String() // star, tree or binomial: the command line's word
+	if err := refuseInapplicable(c, topo); err != nil {
 		return nil, err
 	}
-	in := problem.Input{Topology: kind.String(), Order: c.String("order")}
-	if kind == problem.Star {
+	in := problem.Input{Topology: topo, Order: c.String("order")}
+	if topo == "star" {
 		err = parseStar(c, &in)
 	} else {
-		err = parseTree(c, kind, &in)
+		err = parseTree(c, topo == "tree", &in)
 	}
 	if err != nil {
 		return nil, err
@@ -165,7 +167,7 @@ func parseStar(c *cli.Context, in *problem.Input) error {
 				return usagef("invalid --procs entry %d %q: want S:C:A numbers", i+1, f)
 			}
 		}
-		in.Procs = append(in.Procs, problem.Proc{S: q[0], C: q[1], A: q[2]})
+		in.Procs = append(in.Procs, schedule.Proc{S: q[0], C: q[1], A: q[2]})
 	}
 	return nil
 }
@@ -184,8 +186,9 @@ func parseSCA(c *cli.Context, in *problem.Input) error {
 	return nil
 }
 
-// parseTree reads p, h, buffers (ordinary trees), relay and S, C, A.
-func parseTree(c *cli.Context, kind problem.Kind, in *problem.Input) error {
+// parseTree reads p, h, buffers (ordinary trees: ordinary true), relay
+// and S, C, A.
+func parseTree(c *cli.Context, ordinary bool, in *problem.Input) error {
 	var err error
 	if _, err := problem.ParseOrder(c.String("order")); err != nil {
 		return flagErr(err)
@@ -196,7 +199,7 @@ func parseTree(c *cli.Context, kind problem.Kind, in *problem.Input) error {
 	if in.H, err = parseInt(c, "h"); err != nil {
 		return err
 	}
-	if kind == problem.Tree {
+	if ordinary {
 		if in.Buffers, err = parseInt(c, "buffers"); err != nil {
 			return err
 		}
@@ -237,20 +240,20 @@ func parseStages(c *cli.Context, p *problem.Problem) (int, error) {
 }
 
 // refuseInapplicable refuses flags that do not apply to the topology
-// instead of silently ignoring them.
-func refuseInapplicable(c *cli.Context, kind problem.Kind) error {
+// instead of silently ignoring them; topo is star, tree or binomial.
+func refuseInapplicable(c *cli.Context, topo string) error {
 	var bad []string
-	switch kind {
-	case problem.Star:
+	switch topo {
+	case "star":
 		bad = []string{"p", "h", "order", "buffers", "relay"}
-	case problem.Tree:
+	case "tree":
 		bad = []string{"m", "procs"}
-	case problem.Binomial:
+	case "binomial":
 		bad = []string{"m", "procs", "buffers"}
 	}
 	for _, name := range bad {
 		if c.IsSet(name) {
-			return usagef("invalid --%s: it does not apply to --topology %s", name, kind)
+			return usagef("invalid --%s: it does not apply to --topology %s", name, topo)
 		}
 	}
 	return nil

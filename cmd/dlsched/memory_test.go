@@ -8,7 +8,8 @@ import (
 	"testing"
 
 	"github.com/dlsched/dlsched/executor/replay"
-	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/problem"
+	"github.com/dlsched/dlsched/solve"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -36,19 +37,23 @@ func TestMemoryEstimate(t *testing.T) {
 	}
 	base := peakKB(t, "--topology", "star", "--m", "2", "--D", "inf", "--stages", "1", "--no-verify")
 	for _, c := range []struct {
-		p      formulations.Problem
+		p      problem.Problem
 		n      int
 		verify bool
 	}{
-		{formulations.Problem{Kind: topology.Star, M: 10}, 1000, false},
-		{formulations.Problem{Kind: topology.Tree, P: 2, H: 8, Buffers: 1}, 300, false},
-		{formulations.Problem{Kind: topology.Binomial, P: 2, H: 6}, 1000, false},
-		{formulations.Problem{Kind: topology.Tree, P: 2, H: 13, Buffers: 1}, 2, true},
-		{formulations.Problem{Kind: topology.Binomial, P: 2, H: 9}, 2, true},
+		{problem.Problem{Kind: topology.Star, M: 10}, 1000, false},
+		{problem.Problem{Kind: topology.Tree, P: 2, H: 8, Buffers: 1}, 300, false},
+		{problem.Problem{Kind: topology.Binomial, P: 2, H: 6}, 1000, false},
+		{problem.Problem{Kind: topology.Tree, P: 2, H: 13, Buffers: 1}, 2, true},
+		{problem.Problem{Kind: topology.Binomial, P: 2, H: 9}, 2, true},
 	} {
 		p := c.p
 		p.S, p.C, p.A, p.D, p.V = 1e-3, 1e-6, 1e-3, math.Inf(1), 5e6
-		est := float64(formulations.EstimateFull(&p, c.n, formulations.FormCompact).Bytes())
+		lpBytes, err := solve.ModelBytes(&p, c.n, solve.Options{Form: "compact"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		est := float64(lpBytes)
 		args := []string{"--topology", p.Kind.String(), "--D", "inf", "--stages", strconv.Itoa(c.n), "--no-prune"}
 		if p.Kind == topology.Star {
 			args = append(args, "--m", strconv.Itoa(p.M))

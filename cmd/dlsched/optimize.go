@@ -64,12 +64,12 @@ func optimizeAction(c *cli.Context) error {
 	if err := checkSearchFlags(c, over); err != nil {
 		return err
 	}
-	opt, done, err := pipelineOptions(c)
+	opt, done, err := lpOptions(c)
 	if err != nil {
 		return err
 	}
 	defer done()
-	base := optimize.Options{Pipeline: opt, NMax: c.Int("n-max"), NoWarm: c.Bool("no-warm"), NoTimings: c.Bool("no-timings")}
+	base := optimize.Options{Solve: opt, NMax: c.Int("n-max"), NoWarm: c.Bool("no-warm"), NoTimings: c.Bool("no-timings")}
 	rep, err := runSearch(c, over, p, base)
 	if err != nil {
 		return err
@@ -206,7 +206,7 @@ func searchND(c *cli.Context, p *problem.Problem, base optimize.Options) (optimi
 
 // searchRelay runs --over relay.
 func searchRelay(c *cli.Context, p *problem.Problem, base optimize.Options) (optimize.Report, error) {
-	if p.Kind == problem.Star {
+	if p.Kind.String() == "star" {
 		return nil, usagef("invalid --topology star with --over relay: want tree or binomial")
 	}
 	rule, n, err := stageRule(c, optimize.StagesMin)

@@ -11,8 +11,6 @@ import (
 
 	"github.com/dlsched/dlsched/executor/replay"
 	"github.com/dlsched/dlsched/internal/atomicfile"
-	"github.com/dlsched/dlsched/optimize"
-	"github.com/dlsched/dlsched/pipeline"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/solve"
 	"github.com/urfave/cli/v2"
@@ -24,12 +22,12 @@ const largeLPBytes = 64 << 20
 
 func solverFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "solver", Value: "clp", Usage: "LP backend: clp or gonum"},
+		&cli.StringFlag{Name: "solver", Value: "clp", Usage: "LP backend: " + strings.Join(solve.SolverNames(), " or ")},
 		&cli.StringFlag{Name: "algorithm", Value: "auto", Usage: "first LP algorithm: auto, dual, primal or barrier (others follow if the gap is too wide)"},
 		&cli.StringFlag{Name: "form", Value: "compact", Usage: "LP form: compact (suffix sums), paper (as printed) or chain (compute-start chains; Cmax in one row per processor or layer)"},
-		&cli.Float64Flag{Name: "tolerance", Value: pipeline.DefaultTolerance, Usage: "certified relative gap to reach"},
+		&cli.Float64Flag{Name: "tolerance", Value: solve.DefaultTolerance, Usage: "certified relative gap to reach"},
 		&cli.BoolFlag{Name: "stage-generation", Value: true, Usage: "solve large compact LPs (1,000 messages or more) by stage generation: a restricted LP over the stages likely to carry load, grown by reduced costs and certified against the full LP; false solves the full LP at once"},
-		&cli.Int64Flag{Name: "max-memory", Value: pipeline.DefaultMaxModelBytes >> 20, Usage: "refuse an LP or a verification estimated to need more MB (checked before anything is built)"},
+		&cli.Int64Flag{Name: "max-memory", Value: solve.DefaultMaxModelBytes >> 20, Usage: "refuse an LP or a verification estimated to need more MB (checked before anything is built)"},
 	}
 }
 
@@ -55,15 +53,14 @@ func solveCommand() *cli.Command {
 	}
 }
 
-// pipelineOptions reads the solver flags (and --no-prune, which solve and
-// optimize both have) into pipeline.Settings and returns the options with
+// lpOptions reads the solver flags (and --no-prune, which solve and
+// optimize both have) into solve.Settings and returns the options with
 // their solver and its release function.
-func pipelineOptions(c *cli.Context) (pipeline.Options, func(), error) {
-	st := pipeline.Settings{Solver: c.String("solver"), Algorithm: c.String("algorithm"), Form: c.String("form"),
+func lpOptions(c *cli.Context) (solve.Options, func(), error) {
+	st := solve.Settings{Solver: c.String("solver"), Algorithm: c.String("algorithm"), Form: c.String("form"),
 		Tolerance: c.Float64("tolerance"), MaxMemoryMB: c.Int64("max-memory"), NoStageGeneration: !c.Bool("stage-generation"),
-		Context: c.Context}
+		NoPrune: c.Bool("no-prune"), Context: c.Context}
 	opt, done, err := st.Options()
-	opt.NoPrune = c.Bool("no-prune")
 	return opt, done, flagErr(err)
 }
 
@@ -102,7 +99,7 @@ func solveAction(c *cli.Context) error {
 	if err := checkSolveSize(c, p, n, opt); err != nil {
 		return err
 	}
-	gc := lowerGC(p, n, opt.Pipeline)
+	gc := lowerGC(p, n, opt)
 	res, err := solve.Schedule(p, n, opt)
 	restoreGC(gc)
 	if err != nil {
@@ -129,15 +126,14 @@ func solveAction(c *cli.Context) error {
 	return nil
 }
 
-// solveOptions reads the engine's flags, --pattern and --no-verify.
+// solveOptions reads the solver flags, --pattern and --no-verify.
 func solveOptions(c *cli.Context) (solve.Options, func(), error) {
-	po, done, err := pipelineOptions(c)
+	opt, done, err := lpOptions(c)
 	if err != nil {
 		return solve.Options{}, nil, err
 	}
-	opt := solve.Options{Pipeline: po, Pattern: c.String("pattern"), Verify: !c.Bool("no-verify"),
-		VerifyMaxBytes: po.MaxModelBytes, Context: c.Context}
-	if po.NoPrune && !c.IsSet("pattern") {
+	opt.Pattern, opt.Verify = c.String("pattern"), !c.Bool("no-verify")
+	if opt.NoPrune && !c.IsSet("pattern") {
 		opt.Pattern = "" // the full pattern; --pattern with --no-prune is refused by the library
 	}
 	return opt, done, nil
@@ -145,7 +141,7 @@ func solveOptions(c *cli.Context) (solve.Options, func(), error) {
 
 // solveErr turns the library's refusals into bad usage naming the flags.
 func solveErr(err error) error {
-	var se *optimize.SizeExactError
+	var se *solve.ExactSizeError
 	if errors.As(err, &se) {
 		return usagef("invalid --pattern exact: %v", err)
 	}
@@ -187,7 +183,7 @@ func checkSolveSize(c *cli.Context, p *problem.Problem, n int, opt solve.Options
 		return sizeUsage(err, "use fewer stages")
 	}
 	if path := c.String("export-model"); path != "" {
-		return exportModel(p, n, opt.Pipeline, path)
+		return exportModel(p, n, opt, path)
 	}
 	return nil
 }
@@ -201,8 +197,8 @@ func checkSolveSize(c *cli.Context, p *problem.Problem, n int, opt solve.Options
 // 318 MB with the default, 191 MB with 25%, time unchanged (the solve is
 // Clp's), against about 280 MB for the clp command-line solver on the same
 // model (README, Performance).
-func lowerGC(p *problem.Problem, n int, opt pipeline.Options) int {
-	if pipeline.ModelBytes(p, n, opt.Form) > largeLPBytes && os.Getenv("GOGC") == "" {
+func lowerGC(p *problem.Problem, n int, opt solve.Options) int {
+	if b, err := solve.ModelBytes(p, n, opt); err == nil && b > largeLPBytes && os.Getenv("GOGC") == "" {
 		return debug.SetGCPercent(25)
 	}
 	return -2
@@ -217,12 +213,10 @@ func restoreGC(gc int) {
 	}
 }
 
-// exportModel writes the LP of the full n-stage pattern in the chosen form.
-func exportModel(p *problem.Problem, n int, opt pipeline.Options, path string) error {
-	if err := pipeline.CheckSize(p, n, opt); err != nil {
-		return sizeUsage(err, "use fewer stages")
-	}
-	return atomicfile.Write(path, func(w io.Writer) error { return pipeline.WriteModel(w, p, n, opt, pipeline.IsLPFile(path)) })
+// exportModel writes the LP of the full n-stage pattern in the chosen form
+// (its size was checked by checkSolveSize).
+func exportModel(p *problem.Problem, n int, opt solve.Options, path string) error {
+	return atomicfile.Write(path, func(w io.Writer) error { return solve.WriteModel(w, p, n, opt, solve.IsLPFile(path)) })
 }
 
 // report is anything the CLI prints in the three output formats.

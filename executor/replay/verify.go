@@ -245,13 +245,30 @@ func g(x float64) string { return strconv.FormatFloat(x, 'g', 12, 64) }
 // check runs the checks of the timed mode on its records. scale is the
 // time scale of the tolerance.
 func check(pl *plan, ts *timedState, res *Result, opt *Options, scale float64) []schedule.Violation {
-	s := pl.s
-	pr := &s.Problem
 	tol := opt.tolerance()
 	ck := &checker{pl: pl, tolT: tol * math.Max(scale, 1e-300), idx: map[vkey]int{}}
-	tolT := ck.tolT
+	ck.loads(tol)
+	for l := 0; l < len(pl.sends); l++ {
+		if len(pl.sends[l]) == 0 {
+			continue
+		}
+		for _, id := range pl.g.ByLayer[l] {
+			ck.transfers(ts, l, id)
+		}
+	}
+	ck.late(ts)
+	if !opt.SkipStatedTimes {
+		checkStated(ck, res, tol)
+	}
+	return ck.result()
+}
 
-	// Loads: sign, size, conservation.
+// loads checks the loads: sign, size against D per link, destination,
+// and conservation (Σ load × processors of the destination = V).
+func (ck *checker) loads(tol float64) {
+	pl := ck.pl
+	s := pl.s
+	pr := &s.Problem
 	D := float64(pr.D)
 	sum := 0.0
 	for i := range pl.ch {
@@ -295,62 +312,72 @@ func check(pl *plan, ts *timedState, res *Result, opt *Options, scale float64) [
 			return "the loads add up to " + g(sum) + " (Σ load × processors of the destination), want V = " + g(pr.V)
 		})
 	}
+}
 
-	// Transfers, node by node.
-	for l := 0; l < len(pl.sends); l++ {
-		sends := pl.sends[l]
-		if len(sends) == 0 {
-			continue
-		}
-		for _, id := range pl.g.ByLayer[l] {
-			base := ts.sendOff[id]
-			for k, sd := range sends {
-				st := ts.sStart[base+k]
-				ci := int(sd.c)
-				if k > 0 {
-					if pe := ts.sEnd[base+k-1]; st < pe-tolT {
-						prev := sends[k-1]
-						ck.add(KindLinkBusy, sd.c, sd.hop, st, func() string {
-							return chunkName(pl, ci) + ": " + hopName(pl, ci, int(sd.hop)) + " starts at " + g(st) + " on node " +
-								nodeName(id) + ", whose ports still carry " + chunkName(pl, int(prev.c)) + " " +
-								hopName(pl, int(prev.c), int(prev.hop)) + " until " + g(pe)
-						})
-					}
-				}
-				if id != 0 {
-					if a := ts.arr[ts.recvOff[id]+int(sd.pos)]; !(st >= a-tolT) {
-						ck.add(KindNotReceived, sd.c, sd.hop, st, func() string {
-							return chunkName(pl, ci) + ": " + hopName(pl, ci, int(sd.hop)) + " starts at " + g(st) + " on node " +
-								nodeName(id) + ", but the message has fully arrived there only at " + g(a)
-						})
-					}
-				}
-				if pl.kind == topology.Star {
-					continue
-				}
-				for _, y := range pl.targets(id, sd) {
-					j := int(pl.ch[ci].pos[pl.g.Nodes[y].Layer])
-					if j < pl.nbuf {
-						continue
-					}
-					if lv := ts.leave[ts.recvOff[y]+j-pl.nbuf]; !(st >= lv-tolT) {
-						prev := int(pl.recv[pl.g.Nodes[y].Layer][j-pl.nbuf])
-						ck.add(KindBufferFull, sd.c, sd.hop, st, func() string {
-							rule := "1-buffer rule: a node holds one message at a time"
-							if pl.nbuf == 2 {
-								rule = "2-buffer rule: the j-th message reuses the buffer of message j−2"
-							}
-							return chunkName(pl, ci) + ": " + hopName(pl, ci, int(sd.hop)) + " into node " + nodeName(y) +
-								" starts at " + g(st) + ", but its buffer still holds " + chunkName(pl, prev) +
-								" until " + g(lv) + " (" + rule + ")"
-						})
-					}
-				}
+// transfers checks the sends of node id of layer l: one message at a time
+// on its ports, only what has fully arrived, and (trees) only into a free
+// buffer.
+func (ck *checker) transfers(ts *timedState, l int, id int) {
+	pl, tolT := ck.pl, ck.tolT
+	sends := pl.sends[l]
+	base := ts.sendOff[id]
+	for k, sd := range sends {
+		st := ts.sStart[base+k]
+		ci := int(sd.c)
+		if k > 0 {
+			if pe := ts.sEnd[base+k-1]; st < pe-tolT {
+				prev := sends[k-1]
+				ck.add(KindLinkBusy, sd.c, sd.hop, st, func() string {
+					return chunkName(pl, ci) + ": " + hopName(pl, ci, int(sd.hop)) + " starts at " + g(st) + " on node " +
+						nodeName(id) + ", whose ports still carry " + chunkName(pl, int(prev.c)) + " " +
+						hopName(pl, int(prev.c), int(prev.hop)) + " until " + g(pe)
+				})
 			}
 		}
+		if id != 0 {
+			if a := ts.arr[ts.recvOff[id]+int(sd.pos)]; !(st >= a-tolT) {
+				ck.add(KindNotReceived, sd.c, sd.hop, st, func() string {
+					return chunkName(pl, ci) + ": " + hopName(pl, ci, int(sd.hop)) + " starts at " + g(st) + " on node " +
+						nodeName(id) + ", but the message has fully arrived there only at " + g(a)
+				})
+			}
+		}
+		if pl.kind != topology.Star {
+			ck.buffers(ts, id, sd, st)
+		}
 	}
+}
 
-	// Computations after Cmax (when the schedule states one).
+// buffers checks that send sd of node id, starting at st, goes into free
+// buffers of its targets (the 1- or 2-buffer rule).
+func (ck *checker) buffers(ts *timedState, id int, sd sendRef, st float64) {
+	pl := ck.pl
+	ci := int(sd.c)
+	for _, y := range pl.targets(id, sd) {
+		j := int(pl.ch[ci].pos[pl.g.Nodes[y].Layer])
+		if j < pl.nbuf {
+			continue
+		}
+		if lv := ts.leave[ts.recvOff[y]+j-pl.nbuf]; !(st >= lv-ck.tolT) {
+			prev := int(pl.recv[pl.g.Nodes[y].Layer][j-pl.nbuf])
+			ck.add(KindBufferFull, sd.c, sd.hop, st, func() string {
+				rule := "1-buffer rule: a node holds one message at a time"
+				if pl.nbuf == 2 {
+					rule = "2-buffer rule: the j-th message reuses the buffer of message j−2"
+				}
+				return chunkName(pl, ci) + ": " + hopName(pl, ci, int(sd.hop)) + " into node " + nodeName(y) +
+					" starts at " + g(st) + ", but its buffer still holds " + chunkName(pl, prev) +
+					" until " + g(lv) + " (" + rule + ")"
+			})
+		}
+	}
+}
+
+// late checks that no computation ends after the schedule's Cmax (when
+// the schedule states one).
+func (ck *checker) late(ts *timedState) {
+	pl := ck.pl
+	s := pl.s
 	for id := 1; id < len(pl.g.Nodes) && s.Has(schedule.FieldCmax); id++ {
 		grp := pl.group(id)
 		off := ts.recvOff[id]
@@ -358,7 +385,7 @@ func check(pl *plan, ts *timedState, res *Result, opt *Options, scale float64) [
 			if pl.ch[c].dest != grp || !pl.ch[c].computed {
 				continue
 			}
-			if en := ts.cend[off+j]; en > s.Cmax+tolT {
+			if en := ts.cend[off+j]; en > s.Cmax+ck.tolT {
 				ci := int(c)
 				ck.add(KindLate, c, -1, en, func() string {
 					return chunkName(pl, ci) + ": the computation on node " + nodeName(id) + " ends at " + g(en) +
@@ -367,11 +394,6 @@ func check(pl *plan, ts *timedState, res *Result, opt *Options, scale float64) [
 			}
 		}
 	}
-
-	if !opt.SkipStatedTimes {
-		checkStated(ck, res, tol)
-	}
-	return ck.result()
 }
 
 // checkStated compares the times and loads a schedule states with the

@@ -118,11 +118,11 @@ func typeName(e ast.Expr) string {
 	return ""
 }
 
-// TestThinCLI: the command is thin (issue 11): it talks to problem, the
-// solve engine (pipeline), optimize, sweep, table, executor/replay,
-// plotting, schedule and the farm, dataflow and compare packages, and
-// imports none of lp, formulations, solver (or its backends), topology or
-// the executor kernel directly; no function in it is longer than 60 lines.
+// TestThinCLI: the command is thin (issue 11): it talks to problem, solve,
+// optimize, sweep, table, executor/replay, plotting, schedule and the
+// farm, dataflow and compare packages, and imports none of lp,
+// formulations, solver (or its backends), topology or the executor kernel
+// directly; no function in it is longer than 60 lines.
 func TestThinCLI(t *testing.T) {
 	fset := token.NewFileSet()
 	files, err := filepath.Glob(filepath.Join(root, "cmd", "dlsched", "*.go"))

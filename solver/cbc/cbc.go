@@ -50,20 +50,8 @@ func toCoin(v float64) float64 {
 // keep each search small (the exact pattern search has a size limit) and
 // check ctx between searches.
 func Solve(ctx context.Context, m *lp.Model, integer []int, opt Options) (*Result, error) {
-	if err := m.Validate(); err != nil {
-		return nil, fmt.Errorf("cbc: invalid model: %w", err)
-	}
-	n, r := m.NumVars(), m.NumRows()
-	for _, j := range integer {
-		if j < 0 || j >= n {
-			return nil, fmt.Errorf("cbc: integer column %d out of range [0,%d)", j, n)
-		}
-	}
-	if n > math.MaxInt32 || r > math.MaxInt32 || len(m.RowValue) > math.MaxInt32 {
-		return nil, fmt.Errorf("cbc: model too large: %d columns, %d rows", n, r)
-	}
-	if opt.Seconds < 0 || opt.MaxNodes < 0 || opt.Gap < 0 || math.IsNaN(opt.Seconds+opt.Gap) {
-		return nil, fmt.Errorf("cbc: negative or NaN limit in %+v", opt)
+	if err := check(m, integer, opt); err != nil {
+		return nil, err
 	}
 	if ctx == nil {
 		ctx = context.Background()
@@ -76,22 +64,48 @@ func Solve(ctx context.Context, m *lp.Model, integer []int, opt Options) (*Resul
 		return nil, fmt.Errorf("cbc: Cbc_newModel failed")
 	}
 	defer C.Cbc_deleteModel(model)
+	free := load(model, m, integer)
+	defer free()
+	configure(model, ctx, opt)
+	C.Cbc_solve(model)
+	runtime.KeepAlive(m)
+	res := result(model, m)
+	if err := ctx.Err(); err != nil && res.Status != Optimal {
+		return res, err
+	}
+	return res, nil
+}
 
+// check refuses a model Solve cannot pass to Cbc: invalid, an integer
+// column out of range, sizes beyond C's int, negative or NaN limits.
+func check(m *lp.Model, integer []int, opt Options) error {
+	if err := m.Validate(); err != nil {
+		return fmt.Errorf("cbc: invalid model: %w", err)
+	}
+	n, r := m.NumVars(), m.NumRows()
+	for _, j := range integer {
+		if j < 0 || j >= n {
+			return fmt.Errorf("cbc: integer column %d out of range [0,%d)", j, n)
+		}
+	}
+	if n > math.MaxInt32 || r > math.MaxInt32 || len(m.RowValue) > math.MaxInt32 {
+		return fmt.Errorf("cbc: model too large: %d columns, %d rows", n, r)
+	}
+	if opt.Seconds < 0 || opt.MaxNodes < 0 || opt.Gap < 0 || math.IsNaN(opt.Seconds+opt.Gap) {
+		return fmt.Errorf("cbc: negative or NaN limit in %+v", opt)
+	}
+	return nil
+}
+
+// load copies m into Cbc's model, its sense and its integer columns, and
+// returns the function that frees the C arrays (kept until the search
+// ends).
+func load(model unsafe.Pointer, m *lp.Model, integer []int) func() {
 	csc := m.CSC()
-	start := cBig(csc.Start)
-	defer C.free(unsafe.Pointer(start))
-	index := cInts(csc.Index)
-	defer C.free(unsafe.Pointer(index))
-	value := cDoubles(csc.Value)
-	defer C.free(unsafe.Pointer(value))
+	start, index, value := cBig(csc.Start), cInts(csc.Index), cDoubles(csc.Value)
 	colLo, colUp, obj := cDoubles(m.ColLower), cDoubles(m.ColUpper), cDoubles(m.Obj)
-	defer C.free(unsafe.Pointer(colLo))
-	defer C.free(unsafe.Pointer(colUp))
-	defer C.free(unsafe.Pointer(obj))
 	rowLo, rowUp := cDoubles(m.RowLower), cDoubles(m.RowUpper)
-	defer C.free(unsafe.Pointer(rowLo))
-	defer C.free(unsafe.Pointer(rowUp))
-	C.Cbc_loadProblem(model, C.int(n), C.int(r), start, index, value,
+	C.Cbc_loadProblem(model, C.int(m.NumVars()), C.int(m.NumRows()), start, index, value,
 		colLo, colUp, obj, rowLo, rowUp)
 	sense := 1.0
 	if m.Sense == lp.Maximize {
@@ -101,6 +115,18 @@ func Solve(ctx context.Context, m *lp.Model, integer []int, opt Options) (*Resul
 	for _, j := range integer {
 		C.Cbc_setInteger(model, C.int(j))
 	}
+	return func() {
+		for _, p := range []unsafe.Pointer{unsafe.Pointer(start), unsafe.Pointer(index), unsafe.Pointer(value),
+			unsafe.Pointer(colLo), unsafe.Pointer(colUp), unsafe.Pointer(obj), unsafe.Pointer(rowLo), unsafe.Pointer(rowUp)} {
+			C.free(p)
+		}
+	}
+}
+
+// configure sets the search's parameters: silent, single-threaded, the
+// gap, the tolerances, and the node and time limits (ctx's deadline when
+// sooner than opt.Seconds).
+func configure(model unsafe.Pointer, ctx context.Context, opt Options) {
 	gap := opt.Gap
 	if gap == 0 {
 		gap = DefaultGap
@@ -133,13 +159,13 @@ func Solve(ctx context.Context, m *lp.Model, integer []int, opt Options) (*Resul
 		C.Cbc_setMaximumSeconds(model, C.double(secs))
 	}
 	C.Cbc_setLogLevel(model, 0)
+}
 
-	C.Cbc_solve(model)
-	runtime.KeepAlive(m)
-
+// result reads the search's outcome: status, nodes, bound and the best
+// solution found.
+func result(model unsafe.Pointer, m *lp.Model) *Result {
 	res := &Result{Nodes: int(C.Cbc_getNodeCount(model))}
-	off := m.ObjOffset
-	res.Bound = float64(C.Cbc_getBestPossibleObjValue(model)) + off
+	res.Bound = float64(C.Cbc_getBestPossibleObjValue(model)) + m.ObjOffset
 	switch {
 	case C.Cbc_isProvenOptimal(model) != 0:
 		res.Status = Optimal
@@ -153,7 +179,7 @@ func Solve(ctx context.Context, m *lp.Model, integer []int, opt Options) (*Resul
 		res.Status = Stopped
 	}
 	if p := C.Cbc_getColSolution(model); p != nil && res.Status != Infeasible && res.Status != Unbounded {
-		x := unsafe.Slice((*float64)(unsafe.Pointer(p)), n)
+		x := unsafe.Slice((*float64)(unsafe.Pointer(p)), m.NumVars())
 		res.X = append([]float64(nil), x...)
 		res.Objective = m.ObjectiveValue(res.X)
 		res.HasSolution = res.Status == Optimal || C.Cbc_numberSavedSolutions(model) > 0
@@ -161,10 +187,7 @@ func Solve(ctx context.Context, m *lp.Model, integer []int, opt Options) (*Resul
 	if res.Status == Optimal && math.Abs(res.Bound) > 1e300 {
 		res.Bound = res.Objective
 	}
-	if err := ctx.Err(); err != nil && res.Status != Optimal {
-		return res, err
-	}
-	return res, nil
+	return res
 }
 
 func setParam(model unsafe.Pointer, name, value string) {

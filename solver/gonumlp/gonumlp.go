@@ -98,7 +98,6 @@ func (s *Solver) Solve(m *lp.Model, opt solver.Options) (*solver.Solution, error
 	if ptol <= 0 {
 		ptol = DefaultPrimalTolerance
 	}
-
 	f, err := analyse(m, ptol)
 	if err != nil {
 		return fail(solver.Infeasible, err.Error())
@@ -109,36 +108,13 @@ func (s *Solver) Solve(m *lp.Model, opt solver.Options) (*solver.Solution, error
 			"model too large for the dense gonum backend: standard form has %d columns × %d rows, limit %d × %d (model %d columns × %d rows)",
 			f.nCols, f.nRows, maxCols, maxRows, m.NumVars(), m.NumRows()))
 	}
-
-	var z, yhat []float64
-	if f.nRows > 0 {
-		A, b, c := f.build()
-		rs, cs := ones(f.nRows), ones(f.nCols)
-		if !(opt.ScalingSet && opt.Scaling == 0) {
-			rs, cs = scale(A, b, c)
-		}
-		zs, err := solveStd(c, A, b, tol, ptol)
-		if err != nil {
-			return fail(statusOf(err), err.Error())
-		}
-		if f.unbounded == "" {
-			dtol := math.Max(1e-9, 10*tol)
-			if ys := stdDuals(c, A, b, zs, tol, ptol, dtol, s.forceDualLP); ys != nil {
-				yhat = make([]float64, len(ys))
-				for i, v := range ys {
-					yhat[i] = v * rs[i]
-				}
-			}
-		}
-		z = make([]float64, len(zs))
-		for j, v := range zs {
-			z[j] = v * cs[j]
-		}
+	z, yhat, err := s.solveForm(f, opt, tol, ptol)
+	if err != nil {
+		return fail(statusOf(err), err.Error())
 	}
 	if f.unbounded != "" {
 		return fail(solver.Unbounded, fmt.Sprintf("column %s appears in no row and its objective is unbounded", f.unbounded))
 	}
-
 	x := f.primal(z)
 	if v := m.MaxViolation(x); v.Relative() > math.Max(1e-7, 100*ptol) {
 		what := "column"
@@ -158,18 +134,55 @@ func (s *Solver) Solve(m *lp.Model, opt solver.Options) (*solver.Solution, error
 		if yhat == nil {
 			yhat = []float64{}
 		}
-		y := f.duals(yhat)
-		d := append([]float64(nil), m.Obj...)
-		for r, yr := range y {
-			if yr == 0 {
-				continue
-			}
-			cols, vals := m.Row(r)
-			for q, c := range cols {
-				d[c] -= vals[q] * yr
-			}
-		}
-		sol.Duals, sol.ReducedCosts = y, d
+		sol.Duals, sol.ReducedCosts = duals(m, f.duals(yhat))
 	}
 	return sol, nil
+}
+
+// solveForm solves the standard form f (scaled unless opt switches
+// scaling off) and returns its primal z and, when the objective is
+// bounded and they could be computed, its duals, both unscaled; nil when
+// the form has no rows.
+func (s *Solver) solveForm(f *stdForm, opt solver.Options, tol, ptol float64) (z, yhat []float64, err error) {
+	if f.nRows == 0 {
+		return nil, nil, nil
+	}
+	A, b, c := f.build()
+	rs, cs := ones(f.nRows), ones(f.nCols)
+	if !(opt.ScalingSet && opt.Scaling == 0) {
+		rs, cs = scale(A, b, c)
+	}
+	zs, err := solveStd(c, A, b, tol, ptol)
+	if err != nil {
+		return nil, nil, err
+	}
+	if f.unbounded == "" {
+		dtol := math.Max(1e-9, 10*tol)
+		if ys := stdDuals(c, A, b, zs, tol, ptol, dtol, s.forceDualLP); ys != nil {
+			yhat = make([]float64, len(ys))
+			for i, v := range ys {
+				yhat[i] = v * rs[i]
+			}
+		}
+	}
+	z = make([]float64, len(zs))
+	for j, v := range zs {
+		z[j] = v * cs[j]
+	}
+	return z, yhat, nil
+}
+
+// duals returns the row duals y and the reduced costs d = c − Aᵀy.
+func duals(m *lp.Model, y []float64) ([]float64, []float64) {
+	d := append([]float64(nil), m.Obj...)
+	for r, yr := range y {
+		if yr == 0 {
+			continue
+		}
+		cols, vals := m.Row(r)
+		for q, c := range cols {
+			d[c] -= vals[q] * yr
+		}
+	}
+	return y, d
 }

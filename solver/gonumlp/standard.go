@@ -72,7 +72,25 @@ func analyse(m *lp.Model, ptol float64) (*stdForm, error) {
 		val: make([]float64, n), ub: make([]int, n),
 		rkind: make([]rowKind, nr), row: make([]int, nr), konst: make([]float64, nr),
 	}
-	for j := range n {
+	f.classifyColumns()
+	for r := range nr {
+		if err := f.classifyRow(r, ptol); err != nil {
+			return nil, err
+		}
+	}
+	if err := f.dropDependentEqualities(ptol); err != nil {
+		return nil, err
+	}
+	f.emptyColumns()
+	f.number()
+	return f, nil
+}
+
+// classifyColumns sets each column's objective (negated to minimise) and
+// kind: fixed, shifted from its lower or its upper bound, or free.
+func (f *stdForm) classifyColumns() {
+	m := f.model
+	for j := range m.NumVars() {
 		f.cost[j] = m.Obj[j]
 		if f.max {
 			f.cost[j] = -m.Obj[j]
@@ -90,51 +108,57 @@ func analyse(m *lp.Model, ptol float64) (*stdForm, error) {
 			f.kind[j] = colFree
 		}
 	}
+}
 
-	// Rows: drop free rows, check and drop rows without unfixed columns.
-	for r := range nr {
-		f.row[r] = -1
-		lo, up := m.RowLower[r], m.RowUpper[r]
-		cols, vals := m.Row(r)
-		k, mag, live := 0.0, 0.0, 0
-		for q, c := range cols {
-			if f.kind[c] == colFixed {
-				k += vals[q] * f.val[c]
-				mag += math.Abs(vals[q] * f.val[c])
-			} else {
-				live++
-			}
-		}
-		f.konst[r] = k
-		if math.IsInf(lo, -1) && math.IsInf(up, 1) {
-			continue
-		}
-		if live == 0 {
-			scale := math.Max(1, mag)
-			if (!math.IsInf(lo, -1) && k < lo-ptol*math.Max(scale, math.Abs(lo))) ||
-				(!math.IsInf(up, 1) && k > up+ptol*math.Max(scale, math.Abs(up))) {
-				return nil, &infeasibleError{fmt.Sprintf("row %s: fixed activity %g outside [%g, %g]", m.RowNames[r], k, lo, up)}
-			}
-			continue
-		}
-		switch {
-		case lo == up:
-			f.rkind[r] = rowEq
-		case math.IsInf(up, 1):
-			f.rkind[r] = rowGe
-		case math.IsInf(lo, -1):
-			f.rkind[r] = rowLe
-		default:
-			f.rkind[r] = rowRanged
+// classifyRow records row r's activity from fixed columns and its kind:
+// a free row is dropped, a row without unfixed columns is checked
+// (infeasible beyond ptol) and dropped.
+func (f *stdForm) classifyRow(r int, ptol float64) error {
+	m := f.model
+	f.row[r] = -1
+	lo, up := m.RowLower[r], m.RowUpper[r]
+	cols, vals := m.Row(r)
+	k, mag, live := 0.0, 0.0, 0
+	for q, c := range cols {
+		if f.kind[c] == colFixed {
+			k += vals[q] * f.val[c]
+			mag += math.Abs(vals[q] * f.val[c])
+		} else {
+			live++
 		}
 	}
-	if err := f.dropDependentEqualities(ptol); err != nil {
-		return nil, err
+	f.konst[r] = k
+	if math.IsInf(lo, -1) && math.IsInf(up, 1) {
+		return nil
 	}
+	if live == 0 {
+		scale := math.Max(1, mag)
+		if (!math.IsInf(lo, -1) && k < lo-ptol*math.Max(scale, math.Abs(lo))) ||
+			(!math.IsInf(up, 1) && k > up+ptol*math.Max(scale, math.Abs(up))) {
+			return &infeasibleError{fmt.Sprintf("row %s: fixed activity %g outside [%g, %g]", m.RowNames[r], k, lo, up)}
+		}
+		return nil
+	}
+	switch {
+	case lo == up:
+		f.rkind[r] = rowEq
+	case math.IsInf(up, 1):
+		f.rkind[r] = rowGe
+	case math.IsInf(lo, -1):
+		f.rkind[r] = rowLe
+	default:
+		f.rkind[r] = rowRanged
+	}
+	return nil
+}
 
-	// Columns without coefficients in the kept rows.
-	used := make([]bool, n)
-	for r := range nr {
+// emptyColumns fixes the columns without coefficients in the kept rows at
+// their best bound (0 within the box when the objective ignores them) and
+// names the first whose objective is unbounded.
+func (f *stdForm) emptyColumns() {
+	m := f.model
+	used := make([]bool, m.NumVars())
+	for r := range m.NumRows() {
 		if f.rkind[r] == rowDropped {
 			continue
 		}
@@ -145,7 +169,7 @@ func analyse(m *lp.Model, ptol float64) (*stdForm, error) {
 			}
 		}
 	}
-	for j := range n {
+	for j := range m.NumVars() {
 		if used[j] || f.kind[j] == colFixed {
 			continue
 		}
@@ -165,8 +189,14 @@ func analyse(m *lp.Model, ptol float64) (*stdForm, error) {
 			f.val[j] = math.Max(lo, math.Min(up, 0))
 		}
 	}
+}
 
-	// Number the standard columns and rows.
+// number numbers the standard columns (structural, then slacks, then the
+// bound rows' slacks) and rows (kept model rows, then the ranged rows'
+// and the bound rows).
+func (f *stdForm) number() {
+	m := f.model
+	n, nr := m.NumVars(), m.NumRows()
 	nc := 0
 	for j := range n {
 		switch f.kind[j] {
@@ -206,7 +236,6 @@ func analyse(m *lp.Model, ptol float64) (*stdForm, error) {
 		}
 	}
 	f.nRows, f.nCols = extra, nc
-	return f, nil
 }
 
 // dropDependentEqualities marks as dropped the equality rows that are linear

@@ -1,0 +1,97 @@
+package engine
+
+import (
+	"math"
+	"testing"
+
+	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/problem"
+	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/topology"
+)
+
+// Stage generation gives the full LP's optimum: on each instance the
+// schedule of the generated solve and that of the full LP solved at once
+// (the second, independent computation) are both certified within the
+// tolerance against the full LP, so their makespans agree within it; the
+// generated solve's last restricted LP holds fewer messages than the
+// pattern.
+func TestStageGenerationMatchesFullLP(t *testing.T) {
+	s := newClp(t)
+	cases := []struct {
+		name string
+		p    *problem.Problem
+		n    int
+	}{
+		{"star D=V/n", &problem.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, V: 5e6, D: 5e6 / 200}, 200},
+		{"star D=inf", &problem.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, V: 5e6, D: math.Inf(1)}, 150},
+		{"star S=0", &problem.Problem{Kind: topology.Star, M: 8, S: 0, C: 1e-6, A: 1e-3, V: 1e5, D: 1e3}, 200},
+		{"heterogeneous star", &problem.Problem{Kind: topology.Star, M: 4, V: 1e5, D: 1e3, Procs: []schedule.Proc{
+			{S: 1e-3, C: 1e-6, A: 1e-3}, {S: 2e-3, C: 2e-6, A: 1e-3}, {S: 1e-3, C: 1e-6, A: 3e-3}, {S: 5e-4, C: 4e-6, A: 2e-3}}}, 300},
+		{"binomial nlf", &problem.Problem{Kind: topology.Binomial, Order: topology.NLF, P: 2, H: 5, S: 1e-3, C: 1e-6, A: 1e-3, V: 5e5, D: 1e3}, 300},
+		{"binomial llf", &problem.Problem{Kind: topology.Binomial, Order: topology.LLF, P: 3, H: 4, S: 1e-3, C: 1e-6, A: 1e-3, V: 1e5, D: math.Inf(1)}, 300},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			gen, err := Solve(c.p, c.n, Options{Solver: s, Auto: true, NoPrune: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			full, err := Solve(c.p, c.n, Options{Solver: s, Auto: true, NoPrune: true, NoStageGeneration: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !gen.Solve.Certified || !full.Solve.Certified {
+				t.Fatalf("certified: generated %v (gap %.3g), full %v (gap %.3g)", gen.Solve.Certified, gen.Gap, full.Solve.Certified, full.Gap)
+			}
+			if d := relDiff(gen.Cmax, full.Cmax); d > 2*DefaultTolerance {
+				t.Errorf("Cmax generated %.15g, full LP %.15g: relative difference %.3g", gen.Cmax, full.Cmax, d)
+			}
+			msgs := c.n * len(c.p.Dests())
+			last := gen.Solve.Attempts[len(gen.Solve.Attempts)-1].Messages
+			if last == 0 || last >= msgs {
+				t.Errorf("last restricted LP has %d messages of %d: stage generation not used", last, msgs)
+			}
+			if gen.Solve.Variables != full.Solve.Variables {
+				t.Errorf("reported LP size %d variables, full LP %d: the full LP's size must be reported", gen.Solve.Variables, full.Solve.Variables)
+			}
+			t.Logf("Cmax %.12g, gap %.2g; %d restricted LPs, the last with %d of %d messages", gen.Cmax, gen.Gap, len(gen.Solve.Attempts), last, msgs)
+		})
+	}
+}
+
+// The general restricted LP (every hop kept, as on ordinary trees, where
+// stage generation is not the default) also reaches the full LP's
+// certified optimum, 1- and 2-buffer trees included.
+func TestStageGenerationTrees(t *testing.T) {
+	s := newClp(t)
+	for _, p := range []*problem.Problem{
+		{Kind: topology.Tree, Order: topology.NLF, Buffers: 1, P: 2, H: 4, S: 1e-3, C: 1e-6, A: 1e-3, V: 1e5, D: 1e3},
+		{Kind: topology.Tree, Order: topology.LLF, Buffers: 2, P: 2, H: 4, S: 1e-3, C: 1e-6, A: 1e-3, V: 1e5, D: 1e3},
+	} {
+		n := 150
+		pat := formulations.FullPattern(p, n)
+		nw, err := formulations.NewNetwork(p, pat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := formulations.NewScale(p)
+		model, lay := nw.Build(formulations.FormCompact, sc)
+		live := make([]bool, len(pat))
+		for j, m := range pat {
+			live[j] = m.Stage <= p.NMin()+2
+		}
+		out := &Outcome{Network: nw, Model: model, Cmax: math.Inf(1), LowerBound: math.Inf(-1)}
+		ok, err := out.generate(nw, model, lay, sc, live, Options{Solver: s, Auto: true})
+		if err != nil || !ok {
+			t.Fatalf("buffers %d: generation ok=%v err=%v, gap %.3g", p.Buffers, ok, err, out.Gap())
+		}
+		full, err := Solve(p, n, Options{Solver: s, Auto: true, NoPrune: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := relDiff(out.Cmax, full.Cmax); d > 2*DefaultTolerance || !full.Solve.Certified {
+			t.Errorf("buffers %d: Cmax generated %.15g, full LP %.15g (certified %v): relative difference %.3g", p.Buffers, out.Cmax, full.Cmax, full.Solve.Certified, d)
+		}
+	}
+}
