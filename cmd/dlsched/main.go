@@ -42,7 +42,6 @@ func newApp() *cli.App {
 			dataflowCommand(),
 			compareCommand(),
 		},
-		HideHelpCommand: true,
 		OnUsageError: func(c *cli.Context, err error, isSubcommand bool) error {
 			return usage(err)
 		},
@@ -105,7 +104,8 @@ func run(args []string) (code int) {
 	}()
 	ctx, stop := signalContext()
 	defer stop()
-	err := appFor().RunContext(ctx, args)
+	app := appFor()
+	err := app.RunContext(ctx, helpArgs(app, args))
 	if sig := caughtSignal(ctx); sig != 0 {
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "dlsched: "+oneLine(err.Error()))
@@ -128,6 +128,53 @@ func run(args []string) (code int) {
 		return 2
 	}
 	return 1
+}
+
+// helpArgs turns -h into --help wherever -h is not a parameter: the help
+// flag keeps only its long name because -h is the paper's tree height in
+// solve, optimize, sweep and compare; elsewhere (dlsched -h, dlsched farm
+// pfarm -h, dlsched dataflow -h ...) -h asks for help as users expect.
+func helpArgs(app *cli.App, args []string) []string {
+	cmds, flags := app.Commands, []cli.Flag(app.Flags)
+	out := append([]string(nil), args...)
+	for i := 1; i < len(out); i++ {
+		a := out[i]
+		if a == "-h" && !hasFlag(flags, "h") {
+			out[i] = "--help"
+			continue
+		}
+		if strings.HasPrefix(a, "-") || cmds == nil {
+			continue
+		}
+		// The first word that names a command descends into it; after
+		// a command without subcommands the rest are its arguments.
+		var next *cli.Command
+		for _, c := range cmds {
+			if c.HasName(a) {
+				next = c
+			}
+		}
+		if next == nil {
+			cmds = nil
+			continue
+		}
+		cmds, flags = next.Subcommands, next.Flags
+		if len(cmds) == 0 {
+			cmds = nil
+		}
+	}
+	return out
+}
+
+func hasFlag(flags []cli.Flag, name string) bool {
+	for _, f := range flags {
+		for _, n := range f.Names() {
+			if n == name {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func oneLine(s string) string {
