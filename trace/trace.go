@@ -18,6 +18,10 @@ type Recorder interface {
 	Instant(process, track, name string, at float64, args map[string]any)
 }
 
+// Format is the document's declared format (schema/trace.schema.json); the
+// Trace Event Format keeps unknown top-level keys as metadata.
+const Format = "dlsched.trace/1"
+
 // MicrosPerUnit is how many microseconds of the trace one model time unit
 // is: the format's ts and dur are microseconds, and one model second (or
 // time unit) is 1e6 µs.
@@ -107,13 +111,12 @@ type jsonEvent struct {
 // model's time unit, µs per unit, the makespan).
 func (t *Trace) WriteJSON(w io.Writer) error {
 	bw := bufio.NewWriter(w)
-	other := map[string]any{"time_unit": t.Unit, "microseconds_per_unit": MicrosPerUnit,
-		"makespan": t.Makespan, "format": "dlsched.trace/1"}
+	other := map[string]any{"time_unit": t.Unit, "microseconds_per_unit": MicrosPerUnit, "makespan": t.Makespan}
 	head, err := json.Marshal(other)
 	if err != nil {
 		return fmt.Errorf("trace: %w", err)
 	}
-	fmt.Fprintf(bw, "{\"displayTimeUnit\":\"ms\",\"otherData\":%s,\"traceEvents\":[\n", head)
+	fmt.Fprintf(bw, "{\"format\":%q,\"displayTimeUnit\":\"ms\",\"otherData\":%s,\"traceEvents\":[\n", Format, head)
 	first := true
 	emit := func(e jsonEvent) error {
 		b, err := json.Marshal(e)

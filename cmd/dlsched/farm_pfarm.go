@@ -2,15 +2,12 @@ package main
 
 import (
 	"errors"
-	"io"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/dlsched/dlsched/executor/farm/pfarm"
-	"github.com/dlsched/dlsched/internal/atomicfile"
 	"github.com/dlsched/dlsched/problem"
 )
 
@@ -117,18 +114,6 @@ func pfarmErr(err error) error {
 		return usage(err)
 	}
 	return err
-}
-
-// writeReport writes a table/json report to path (atomically) or stdout.
-func writeReport(path, format string, asJSON, asTable func(io.Writer) error) error {
-	write := asTable
-	if format == "json" {
-		write = asJSON
-	}
-	if path != "" {
-		return atomicfile.Write(path, write)
-	}
-	return write(os.Stdout)
 }
 
 func pfarmConfig(c *cli.Context) (pfarm.Config, error) {

@@ -1,0 +1,10 @@
+// Package schema holds the contract of every JSON document dlsched writes:
+// each carries "format": "dlsched.<kind>/<major>", and a JSON Schema (draft
+// 2020-12) per kind, embedded here (Files), describes every field with its
+// unit and meaning. docs/formats.md says what may change within a major
+// version (new fields) and what may not.
+//
+// This package has no dependencies: readers (verify, plot) use Check to
+// refuse a document of an unknown kind or major version. Package
+// schema/validate compiles the schemas and validates documents (tests).
+package schema

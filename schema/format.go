@@ -1,0 +1,85 @@
+package schema
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Files holds the schemas, one per kind: <kind>.schema.json.
+//
+//go:embed *.schema.json
+var Files embed.FS
+
+// The kinds of document and their current major versions.
+const (
+	Schedule  = "dlsched.schedule/1"  // dlsched solve --format json
+	Verify    = "dlsched.verify/1"    // dlsched verify --format json
+	Optimize  = "dlsched.optimize/1"  // dlsched optimize --format json
+	SweepRow  = "dlsched.sweep-row/1" // one line of a sweep's JSONL results
+	Pfarm     = "dlsched.pfarm/1"     // dlsched farm pfarm --format json
+	Nepp      = "dlsched.nepp/1"      // dlsched farm nepp --format json
+	NeppScan  = "dlsched.nepp-scan/1" // dlsched farm nepp --scan-p ... --format json
+	Day       = "dlsched.day/1"       // dlsched farm day --format json
+	DayStudy  = "dlsched.day-study/1" // dlsched farm day --granularity --format json
+	Dataflow  = "dlsched.dataflow/1"  // dlsched dataflow --format json
+	FlowStudy = "dlsched.dataflow-study/1"
+	Compare   = "dlsched.compare/1" // dlsched compare --format json
+	Trace     = "dlsched.trace/1"   // --trace FILE.json (in otherData)
+)
+
+// Parse splits a format string "dlsched.<kind>/<major>" into its kind
+// ("schedule") and major version.
+func Parse(format string) (kind string, major int, err error) {
+	rest, ok := strings.CutPrefix(format, "dlsched.")
+	k, m, ok2 := strings.Cut(rest, "/")
+	major, err = strconv.Atoi(m)
+	if !ok || !ok2 || k == "" || err != nil || major < 1 {
+		return "", 0, fmt.Errorf("format %q: want dlsched.<kind>/<major>", format)
+	}
+	return k, major, nil
+}
+
+// Check reads the "format" of a JSON document and refuses one of another
+// kind or major version than want ("dlsched.schedule/1"). A document with
+// no format is accepted as the current version (dlsched wrote none before
+// formats were declared).
+func Check(doc []byte, want string) error {
+	var head struct {
+		Format *string `json:"format"`
+	}
+	if err := json.Unmarshal(doc, &head); err != nil || head.Format == nil {
+		return nil // not JSON, or no declared format: the reader decides
+	}
+	return CheckFormat(*head.Format, want)
+}
+
+// CheckFormat compares a declared format with the one a reader wants.
+func CheckFormat(got, want string) error {
+	wk, wm, err := Parse(want)
+	if err != nil {
+		return err
+	}
+	gk, gm, err := Parse(got)
+	if err != nil {
+		return err
+	}
+	if gk != wk {
+		return fmt.Errorf("format %q is a %s document, want %s", got, gk, wk)
+	}
+	if gm != wm {
+		return fmt.Errorf("format %q is major version %d of %s; this dlsched reads version %d", got, gm, wk, wm)
+	}
+	return nil
+}
+
+// Name returns the schema file of a format: "schedule.schema.json".
+func Name(format string) (string, error) {
+	k, _, err := Parse(format)
+	if err != nil {
+		return "", err
+	}
+	return k + ".schema.json", nil
+}
