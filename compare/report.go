@@ -18,6 +18,16 @@ func (r *Report) WriteJSON(w io.Writer) error {
 
 func g(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
 
+func f3(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }
+
+// opt formats a value that may be absent ("-").
+func opt(x *float64, f func(float64) string) string {
+	if x == nil {
+		return "-"
+	}
+	return f(*x)
+}
+
 // Describe renders the platform in one line.
 func (p *Platform) Describe() string {
 	shape := fmt.Sprintf("star of %d workers", p.M)
@@ -54,13 +64,14 @@ func (r *Report) WriteTable(w io.Writer) error {
 			fmt.Fprintf(w, "%-10s %6s %12s %7s %9s %12s %6s %8s %9s  skipped: %s\n", x.Strategy, tasks, "-", "-", "-", "-", "-", "-", "-", x.Note)
 			continue
 		}
-		ratio := "-"
-		if x.Ratio > 0 {
-			ratio = strconv.FormatFloat(x.Ratio, 'f', 3, 64)
-		}
-		fmt.Fprintf(w, "%-10s %6s %12s %7s %9d %12s %6.3f %8v %9v  %s\n", x.Strategy, tasks, g(x.Makespan), ratio, x.Messages, g(x.Units), x.Utilisation, x.Verified, x.Completed, x.Note)
+		fmt.Fprintf(w, "%-10s %6s %12s %7s %9d %12s %6s %8v %9v  %s\n", x.Strategy, tasks, opt(x.Makespan, g), opt(x.Ratio, f3),
+			x.Messages, g(x.Units), opt(x.Utilisation, f3), x.Verified, x.Completed, x.Note)
 	}
-	fmt.Fprintf(w, "best: %s\n", r.Best)
+	best := r.Best
+	if best == "" {
+		best = "none: no strategy completed"
+	}
+	fmt.Fprintf(w, "best: %s\n", best)
 	return nil
 }
 
@@ -93,11 +104,11 @@ func (r *Report) Chart() plotting.Chart {
 				continue
 			}
 			if x.Tasks == 0 {
-				ser.X, ser.Y = []float64{xmin, xmax}, []float64{x.Makespan, x.Makespan}
+				ser.X, ser.Y = []float64{xmin, xmax}, []float64{*x.Makespan, *x.Makespan}
 				ser.Style = plotting.Line
 				ser.Name = s + " (planned)"
 			} else {
-				ser.X, ser.Y = append(ser.X, float64(x.Tasks)), append(ser.Y, x.Makespan)
+				ser.X, ser.Y = append(ser.X, float64(x.Tasks)), append(ser.Y, *x.Makespan)
 			}
 		}
 		if len(ser.X) > 0 {
