@@ -209,9 +209,10 @@ func planCost(pr *formulations.Problem, o Options, strategy string) (Cost, error
 	c.What = fmt.Sprintf("the LP of n_min = %d stages (%d messages)", nmin, nmin*dests)
 	// The LP of n_min must fit; OverN stops before a larger n that does
 	// not (pipeline.SizeError).
-	c.Bytes = formulations.EstimateFull(pr, nmin, formulations.FormCompact).Bytes()
+	e0 := formulations.EstimateFull(pr, nmin, formulations.FormCompact)
+	c.Bytes = e0.Bytes()
 	end := searchEnd(pr, nmin, nmax)
-	c.LPSeconds = lpSeconds(pr, nmin, end)
+	c.LPSeconds = lpSeconds(pr, e0, nmin, end)
 	if end > nmin {
 		c.What = fmt.Sprintf("the search over n = %d..%d (LPs of %d to %d messages)", nmin, end, nmin*dests, end*dests)
 	}
@@ -283,9 +284,9 @@ func roundRobin(pr *formulations.Problem, n int) float64 {
 
 // lpSeconds estimates Clp's time for the search: one LP per n in
 // [nmin, end] and the final pattern search at end, each c·rows², with
-// rows linear in n (two estimates fix the line).
-func lpSeconds(pr *formulations.Problem, nmin, end int) float64 {
-	e0 := formulations.EstimateFull(pr, nmin, formulations.FormCompact)
+// rows linear in n (e0, the estimate at nmin, and one at nmin + 1 fix
+// the line).
+func lpSeconds(pr *formulations.Problem, e0 formulations.SizeEstimate, nmin, end int) float64 {
 	e1 := formulations.EstimateFull(pr, nmin+1, formulations.FormCompact)
 	slope := float64(e1.Rows - e0.Rows)
 	r0 := float64(e0.Rows) - slope*float64(nmin)
@@ -315,11 +316,16 @@ func stageTraffic(pr *formulations.Problem) (passages, deliveries float64) {
 		d := float64(len(pr.Dests()))
 		return d, d
 	}
+	// below[l] = Σ_{j<=l} (nodes of layer j), built once (h may be 10^4)
+	below := make([]float64, pr.H+1)
+	size := 1.0
+	for j := 1; j <= pr.H; j++ {
+		size *= float64(pr.P) // topology.LayerSize of an ordinary tree
+		below[j] = below[j-1] + size
+	}
 	for _, l := range pr.Dests() {
-		deliveries += topology.LayerSize(pr.Kind, pr.P, l)
-		for j := 1; j <= l; j++ {
-			passages += topology.LayerSize(pr.Kind, pr.P, j)
-		}
+		deliveries += below[l] - below[l-1]
+		passages += below[l]
 	}
 	return passages, deliveries
 }
