@@ -245,3 +245,31 @@ func TestUtilisationNominal(t *testing.T) {
 		t.Errorf("utilisation %g, want %g", *d.Utilisation, want)
 	}
 }
+
+// Issue 27 item 8: the plan (0.5056 s on the Fig. 6 star) hid under the
+// bound (0.5 s). The bound is drawn first, in grey, both carry their value
+// at the right end, dls-known is left out when it is the same plan, rows
+// that did not complete are not drawn, and the makespan axis is
+// logarithmic when the makespans span more than a factor of 4 (demand
+// with 10,000 tasks: 10.0075 s).
+func TestChart(t *testing.T) {
+	r := &Report{Platform: fig6(10), LowerBound: 0.5, Rows: []Row{
+		{Strategy: "dls", Makespan: ptr(0.505556), Completed: true},
+		{Strategy: "dls-known", Makespan: ptr(0.505556), Completed: true, Note: sameAsDls},
+		{Strategy: "demand", Tasks: 10, Makespan: ptr(0.517), Completed: true},
+		{Strategy: "demand", Tasks: 10000, Makespan: ptr(10.0075), Completed: true},
+		{Strategy: "queue", Tasks: 10, Completed: false},
+	}}
+	c := r.Chart()
+	if len(c.Series) != 3 || c.Series[0].Name != "lower bound" || c.Series[0].EndLabel != "bound 0.5" ||
+		c.Series[1].EndLabel != "dls 0.505556" || c.Series[2].Name != "demand" || len(c.Series[2].X) != 2 || !c.LogY {
+		t.Errorf("chart %+v", c)
+	}
+	if c.Series[1].X[0] != 10 || c.Series[1].X[1] != 10000 || c.YLabel != "makespan (s)" {
+		t.Errorf("planned line over %v, y label %q", c.Series[1].X, c.YLabel)
+	}
+	r.Rows = r.Rows[:3]
+	if c := r.Chart(); c.LogY {
+		t.Errorf("makespans 0.5 to 0.517 on a log axis")
+	}
+}

@@ -119,7 +119,7 @@ func dls(ctx context.Context, p *Platform, o Options) (Row, error) {
 		return row, fmt.Errorf("compare: dls: replay on the real platform: %w", err)
 	}
 	row.Events = int64(ver.Events) + res.Events
-	row.Note = fmt.Sprintf("%d stages planned for the nominal platform (Cmax %.6g), replayed on the real one", s.Problem.Stages, s.Cmax)
+	row.Note = fmt.Sprintf("%s planned for the nominal platform (Cmax %.6g), replayed on the real one", stages(s.Problem.Stages), s.Cmax)
 	replayed(&row, p, &res)
 	return row, nil
 }
@@ -142,6 +142,13 @@ func replayed(row *Row, p *Platform, res *replay.Result) {
 		row.Note = fmt.Sprintf("did not complete: lost %.6g of %.6g units in chunks %s (%s); %s",
 			res.LostLoad, p.V, chunkList(res.Incomplete), rest, row.Note)
 	}
+}
+
+func stages(n int) string {
+	if n == 1 {
+		return "1 stage"
+	}
+	return fmt.Sprintf("%d stages", n)
 }
 
 func chunkList(idx []int) string {
@@ -181,6 +188,9 @@ func dlsTraffic(p *Platform, s *schedule.Schedule) (int64, float64) {
 	return msgs, units
 }
 
+// sameAsDls is the note of dls-known on a platform without perturbation.
+const sameAsDls = "no perturbation: the same plan as dls"
+
 // dlsKnown plans with the perturbation known (stars): the heterogeneous
 // LP with a slowed worker's A divided by its factor (as if slow from the
 // start), or without the crashed workers; the better of that plan and the
@@ -191,7 +201,7 @@ func dlsKnown(ctx context.Context, p *Platform, o Options, nominal Row) (Row, er
 	case !p.perturbed():
 		row = nominal
 		row.Strategy = "dls-known"
-		row.Note = "no perturbation: the same plan as dls"
+		row.Note = sameAsDls
 		return row, nil
 	case p.Topology != "star":
 		row.Skipped, row.Note = true, "the heterogeneous LP exists for stars only"
@@ -217,7 +227,7 @@ func dlsKnown(ctx context.Context, p *Platform, o Options, nominal Row) (Row, er
 	}
 	row.Verified, row.Plan, row.Events = ver.OK, planOf(s), int64(ver.Events)+res.Events
 	row.Messages, row.Units = dlsTraffic(p, real)
-	row.Note = fmt.Sprintf("%d stages planned knowing the perturbation (Cmax %.6g)", s.Problem.Stages, s.Cmax)
+	row.Note = fmt.Sprintf("%s planned knowing the perturbation (Cmax %.6g)", stages(s.Problem.Stages), s.Cmax)
 	replayed(&row, p, &res)
 	if nominal.Completed && (!row.Completed || *nominal.Makespan < *row.Makespan) {
 		keep := nominal

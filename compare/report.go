@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 
 	"github.com/dlsched/dlsched/plotting"
@@ -76,37 +77,28 @@ func (r *Report) WriteTable(w io.Writer) error {
 }
 
 // Chart draws makespan against the task count (log axis) for the farming
-// strategies, the divisible-load schedules as horizontal lines.
+// strategies, the planned schedules and the lower bound as horizontal
+// lines labelled with their values at the right end (the bound drawn
+// first, in grey, so that a plan within 1% of it stays visible and
+// named); the makespan axis is logarithmic when the makespans span more
+// than a factor of 4. Rows that did not complete are not drawn.
 func (r *Report) Chart() plotting.Chart {
-	c := plotting.Chart{Title: "Planning against farming", Note: r.Platform.Describe(), XLabel: "tasks M (load cut into M equal tasks)",
-		YLabel: "makespan (s)", LogX: true}
-	var xmin, xmax float64
-	for _, x := range r.Rows {
-		if x.Tasks > 0 {
-			if xmin == 0 || float64(x.Tasks) < xmin {
-				xmin = float64(x.Tasks)
-			}
-			if float64(x.Tasks) > xmax {
-				xmax = float64(x.Tasks)
-			}
-		}
-	}
-	if xmin == 0 {
-		xmin, xmax = 1, 10
-	}
-	if xmax == xmin {
-		xmax = xmin * 10
-	}
+	c := plotting.Chart{Title: "Planning against farming", Note: r.Platform.Describe(),
+		XLabel: "tasks M (the load cut into M equal tasks)", YLabel: "makespan (s)", LogX: true}
+	xmin, xmax := r.taskRange()
+	lo, hi := r.LowerBound, r.LowerBound
+	c.Series = append(c.Series, plotting.Series{Name: "lower bound", X: []float64{xmin, xmax}, Y: []float64{r.LowerBound, r.LowerBound},
+		Style: plotting.Line, Color: 8, EndLabel: "bound " + g(r.LowerBound)})
 	for _, s := range Strategies {
 		ser := plotting.Series{Name: s}
 		for _, x := range r.Rows {
-			if x.Strategy != s || x.Skipped || !x.Completed {
+			if x.Strategy != s || !x.Completed || x.Skipped || (s == "dls-known" && x.Note == sameAsDls) {
 				continue
 			}
+			lo, hi = math.Min(lo, *x.Makespan), math.Max(hi, *x.Makespan)
 			if x.Tasks == 0 {
 				ser.X, ser.Y = []float64{xmin, xmax}, []float64{*x.Makespan, *x.Makespan}
-				ser.Style = plotting.Line
-				ser.Name = s + " (planned)"
+				ser.Style, ser.Name, ser.EndLabel = plotting.Line, s+" (planned)", s+" "+g(*x.Makespan)
 			} else {
 				ser.X, ser.Y = append(ser.X, float64(x.Tasks)), append(ser.Y, *x.Makespan)
 			}
@@ -115,7 +107,26 @@ func (r *Report) Chart() plotting.Chart {
 			c.Series = append(c.Series, ser)
 		}
 	}
-	c.Series = append(c.Series, plotting.Series{Name: "lower bound", X: []float64{xmin, xmax}, Y: []float64{r.LowerBound, r.LowerBound}, Style: plotting.Line})
-
+	c.LogY = hi > 4*lo
 	return c
+}
+
+// taskRange is the range of the task counts drawn (1..10 without farms).
+func (r *Report) taskRange() (float64, float64) {
+	var xmin, xmax float64
+	for _, x := range r.Rows {
+		if t := float64(x.Tasks); x.Tasks > 0 {
+			if xmin == 0 || t < xmin {
+				xmin = t
+			}
+			xmax = math.Max(xmax, t)
+		}
+	}
+	if xmin == 0 {
+		xmin, xmax = 1, 10
+	}
+	if xmax == xmin {
+		xmax = xmin * 10
+	}
+	return xmin, xmax
 }
