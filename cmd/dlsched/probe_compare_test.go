@@ -225,3 +225,30 @@ func (r compareReport) row(t *testing.T, strategy string, tasks int) compareRow 
 	t.Fatalf("no row %s/%d", strategy, tasks)
 	return compareRow{}
 }
+
+// Issue 27 item 8: compare's chart. The SVG names no font (its text is
+// drawn as glyph outlines, the strings kept in <desc>), the plan (0.505556
+// s) and the bound (0.5 s) are labelled with their values, the axes say
+// their units; the PNG is a PNG.
+func TestProbeComparePlot(t *testing.T) {
+	dir := t.TempDir()
+	svg, png := filepath.Join(dir, "c.svg"), filepath.Join(dir, "c.png")
+	for _, path := range []string{svg, png} {
+		if _, stderr, code, _ := probe(t, fig6Star("10", "--D", "1e4", "--tasks", "10,100", "--strategies", "dls,demand", "--plot", path)...); code != 0 {
+			t.Fatalf("--plot %s: exit %d: %s", path, code, stderr)
+		}
+	}
+	b, _ := os.ReadFile(svg)
+	doc := string(b)
+	for _, want := range []string{"<desc>", "dls 0.505556", "bound 0.5", "makespan (s)", "tasks M (the load cut into M equal tasks)", "<use xlink:href="} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("the SVG lacks %q", want)
+		}
+	}
+	if strings.Contains(doc, "font-family") || strings.Contains(doc, "<text") || len(b) > 100<<10 {
+		t.Errorf("the SVG names a font or is %d bytes", len(b))
+	}
+	if b, _ := os.ReadFile(png); !strings.HasPrefix(string(b), "\x89PNG") {
+		t.Errorf("not a PNG")
+	}
+}
