@@ -118,29 +118,38 @@ func Check(p *Platform, o Options) error {
 	return o.within(costs)
 }
 
-// within checks the costs against the limits: memory and LP time run by
-// run, events summed over the runs (they follow each other).
+// within checks the costs against the limits: memory run by run, LP
+// time and events summed over the runs (they follow each other).
 func (o Options) within(costs []Cost) error {
-	var events float64
+	var events, lp float64
 	for i, c := range costs {
 		if c.Bytes > o.MaxBytes {
 			return &SizeError{Cost: c, Field: FieldMaxBytes, Estimate: fmt.Sprintf("%d MB", c.Bytes>>20),
 				Limit: fmt.Sprintf("%d MB", o.MaxBytes>>20), Hint: hint(c)}
 		}
-		if c.LPSeconds > o.MaxLPSeconds {
-			return &SizeError{Cost: c, Field: FieldMaxLPSeconds, Estimate: fmt.Sprintf("%.3g s of LP solving", c.LPSeconds),
+		events += c.Events
+		lp += c.LPSeconds
+		if lp > o.MaxLPSeconds {
+			c.What = withBefore(c, lp > c.LPSeconds, i)
+			return &SizeError{Cost: c, Field: FieldMaxLPSeconds, Estimate: fmt.Sprintf("%.3g s of LP solving", lp),
 				Limit: fmt.Sprintf("%g s", o.MaxLPSeconds), Hint: hint(c)}
 		}
-		events += c.Events
 		if events > float64(o.MaxEvents) {
-			if events > c.Events {
-				c.What = fmt.Sprintf("%s, with the %s before it,", c.What, plural(i, "run"))
-			}
+			c.What = withBefore(c, events > c.Events, i)
 			return &SizeError{Cost: c, Field: FieldMaxEvents, Estimate: fmt.Sprintf("%.3g simulation events", events),
 				Limit: fmt.Sprintf("%.3g", float64(o.MaxEvents)), Hint: hint(c)}
 		}
 	}
 	return nil
+}
+
+// withBefore is a run's description, with the runs before it when they
+// count towards the total.
+func withBefore(c Cost, before bool, i int) string {
+	if !before {
+		return c.What
+	}
+	return fmt.Sprintf("%s, with the %s before it,", c.What, plural(i, "run"))
 }
 
 func plural(n int, what string) string {

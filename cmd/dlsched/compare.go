@@ -36,7 +36,7 @@ func compareCommand() *cli.Command {
 		&cli.StringSliceFlag{Name: "crash", Usage: "W@T: worker W crashes at T (repeatable)"},
 		&cli.StringFlag{Name: "strategies", Usage: "comma separated subset of " + strings.Join(compare.Strategies, ",")},
 		&cli.StringFlag{Name: "nmax", Value: "50", Usage: "largest number of stages the dls search tries (0: n_min + 200)"},
-		&cli.StringFlag{Name: "max-lp-seconds", Value: strconv.Itoa(compare.DefaultMaxLPSeconds), Usage: "refuse a run whose dls search is estimated to take more seconds of LP solving"},
+		&cli.StringFlag{Name: "max-lp-seconds", Value: strconv.Itoa(compare.DefaultMaxLPSeconds), Usage: "refuse a run whose searches over n (dls, dls-known) are estimated to take more seconds of LP solving in all"},
 		&cli.StringFlag{Name: "solver", Value: "clp", Usage: "LP solver: clp or gonum"},
 		&cli.StringFlag{Name: "plot", Usage: "draw makespan against the task count (.svg or .png)"},
 		&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json"},
