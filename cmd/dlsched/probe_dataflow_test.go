@@ -46,7 +46,7 @@ func TestDataflowSizeGuards(t *testing.T) {
 	if err := os.WriteFile(dot, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	refused(t, "reading it", "dataflow", "--graph", dot, "--pes", "4", "--max-memory", "16")
+	refused(t, "reading the graph file (.dot, 1 MB) needs about 76.29 MB of memory, more than --max-memory 16", "dataflow", "--graph", dot, "--pes", "4", "--max-memory", "16")
 	loops := filepath.Join(t.TempDir(), "loops.json")
 	os.WriteFile(loops, []byte(`{"nodes": [{"id": 0}, {"id": 1}], "edges": [[0, 1], [1, 0, {"back": true}]],
  "loops": [{"id": 0, "nodes": [0, 1], "iterations": 1000000000, "control": 1, "parent": null}]}`), 0o644)
@@ -74,7 +74,7 @@ func TestDataflowLargeRun(t *testing.T) {
 	if ms := r.Simulated.Makespan; ms < max(cp, work/4) || ms > work/4+cp {
 		t.Errorf("makespan %g outside [%g, %g]", ms, max(cp, work/4), work/4+cp)
 	}
-	est := dataflow.EstimateRun(dataflow.Sizes{Nodes: n, Edges: 2 * n, Instances: n, InstanceEdges: 2 * n}, &dataflow.Machine{PEs: 4}).Bytes / (1 << 20)
+	est := dataflow.EstimateRun(dataflow.Sizes{Nodes: n, Edges: 2 * n, Instances: n, InstanceEdges: 2 * n}, &dataflow.Machine{PEs: 4}, false).Bytes / (1 << 20)
 	if peak > 2048 || peak > 1.5*est || peak < est/1.5 {
 		t.Errorf("peak %.0f MB, estimate %.0f MB: want under 2048 MB and within a factor 1.5 of the estimate", peak, est)
 	}
@@ -100,7 +100,7 @@ func TestDataflowInapplicableFlags(t *testing.T) {
 		{"--scheduler-delay: --study runs its own", []string{"--study", "small", "--scheduler-delay", "3"}},
 		{"--max-events: --study runs its own", []string{"--study", "small", "--max-events", "1e6"}},
 		{"--plot: it needs --study", []string{"--levels", "5", "--pes", "2", "--plot", "x.svg"}},
-		{"--barrier (level by level) is defined for loop-free graphs", []string{"--graph", writeLoop(t), "--pes", "2", "--barrier"}},
+		{"invalid --barrier (level by level): want a loop-free graph", []string{"--graph", writeLoop(t), "--pes", "2", "--barrier"}},
 	} {
 		refused(t, c.want, append([]string{"dataflow"}, c.args...)...)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/dlsched/dlsched/executor/dataflow/graph"
+	"github.com/dlsched/dlsched/platform"
 )
 
 // Speed of the simulation (docs/dataflow.md, Limits): a random program of
@@ -29,7 +30,7 @@ func BenchmarkRunLevels1000x1000(b *testing.B) {
 func benchRun(b *testing.B, g *graph.Graph, m *Machine) {
 	b.ReportAllocs()
 	for b.Loop() {
-		r, err := Run(context.Background(), g, m)
+		r, err := simulate(context.Background(), &Config{Graph: g, Machine: *m}, platform.RunOptions{})
 		if err != nil || !r.Completed {
 			b.Fatal(err, r)
 		}
