@@ -50,7 +50,7 @@ func dataflowCommand() *cli.Command {
 			"  dlsched dataflow --study small --plot study.svg\n" +
 			"--format json writes dlsched.dataflow/1 (dlsched.dataflow-study/1 with --study; schema/*.schema.json).\n" +
 			"--trace run.json writes a run as a Chrome trace (one process per PE, the scheduler, the buses;\n" +
-			"one trace microsecond per time unit): open it at ui.perfetto.dev (Open trace file) or chrome://tracing (Load).",
+			"a time unit shown as a second): open it at ui.perfetto.dev (Open trace file) or chrome://tracing (Load).",
 		Flags:  append(flags, limitFlags()...),
 		Action: dataflowAction,
 	}

@@ -69,17 +69,20 @@ type assignment struct {
 
 // machine is the state of one run.
 type machine struct {
-	cfg   *Machine
-	opt   platform.RunOptions
-	rec   trace.Recorder // nil: no trace
-	g     *graph.Graph
-	u     *unrolled
-	sim   *executor.Sim
-	pes   []*pe
-	buses map[string]*executor.Resource
-	res   *Result
-	ready []readyEntry // enabled, unallocated instances (kept sorted)
-	stale int          // stale entries in ready
+	cfg *Machine
+	opt platform.RunOptions
+	rec trace.Recorder // nil: no trace
+	// traceArgs holds the details shared by an instance's spans on a PE
+	// (made when tracing only).
+	traceArgs []map[string]any
+	g         *graph.Graph
+	u         *unrolled
+	sim       *executor.Sim
+	pes       []*pe
+	buses     map[string]*executor.Resource
+	res       *Result
+	ready     []readyEntry // enabled, unallocated instances (kept sorted)
+	stale     int          // stale entries in ready
 	// free and revoke are the free PEs (in index order) and the PEs
 	// holding revocable nodes (latest node first) during one scheduler run.
 	free, revoke []*pe
@@ -431,7 +434,7 @@ func (m *machine) compute(pr *executor.Proc, p *pe, in *instance) {
 	p.busy += in.time
 	m.res.NodeInstances++
 	if m.rec != nil {
-		m.rec.Span(peName(p.idx), traceCompute, nodeName(in), start, pr.Now(), m.causeArgs(cause{what: "compute", pe: p.idx, in: in}))
+		m.rec.Span(peName(p.idx), traceCompute, nodeName(in), start, pr.Now(), m.causeArgs(cause{pe: p.idx, in: in}))
 	}
 }
 
@@ -603,8 +606,7 @@ func (m *machine) cancel(i int, dec *instance) {
 		m.res.DisregardTokens++
 		m.pes[in.allocated].operands.Notify()
 		if m.rec != nil {
-			args := m.causeArgs(cause{what: "disregard", pe: in.allocated, in: in})
-			args["decision"] = dec.node
+			args := m.instantArgs(cause{pe: in.allocated, in: in}, map[string]any{"decision": dec.node})
 			m.rec.Instant(peName(in.allocated), traceCompute, "disregard "+nodeName(in), m.sim.Now(), args)
 		}
 	}
@@ -726,7 +728,7 @@ func (m *machine) place(in *instance) bool {
 			m.res.Reallocations++
 			if m.rec != nil {
 				m.rec.Instant(traceScheduler, peName(p.idx), "reallocate to "+nodeName(in), m.sim.Now(),
-					m.causeArgs(cause{what: "reallocate", pe: p.idx, in: in}))
+					m.instantArgs(cause{pe: p.idx, in: in}, nil))
 			}
 			m.assign(p, i, true)
 			return true
@@ -739,8 +741,7 @@ func (m *machine) place(in *instance) bool {
 		m.u.inst[old].allocated = -1
 		m.u.inst[old].eager = false
 		if m.rec != nil {
-			args := m.causeArgs(cause{what: "revoke", pe: p.idx, in: in})
-			args["revoked"] = m.u.inst[old].node
+			args := m.instantArgs(cause{pe: p.idx, in: in}, map[string]any{"revoked": m.u.inst[old].node})
 			m.rec.Instant(traceScheduler, peName(p.idx), "revoke "+nodeName(m.u.inst[old]), m.sim.Now(), args)
 		}
 		m.assign(p, i, true)

@@ -235,7 +235,7 @@ func TestTraceConditionalLoop(t *testing.T) {
 	kinds := map[string]int{}
 	for _, e := range doc.Spans {
 		if e.Track == "I-structure bus" {
-			kinds[e.Args["what"].(string)]++
+			kinds[strings.Fields(e.Name)[0]]++
 		}
 	}
 	// The read (level 0) asks before the write (level 1) has written:

@@ -44,7 +44,8 @@ func nodeName(in *instance) string {
 
 // cause is what a transfer, a delay or a computation is for: what
 // ("allocate", "result", "acknowledge", "request", "data",
-// "not-available", "write", "serve", "allocate partition", "compute"), the
+// "not-available", "write", "serve", "allocate partition"; it starts the
+// span's name; a computation is named by its node alone), the
 // PE (0-based; -1 for the I-structure PE serving a waiting read), and the
 // instance (nil for a partition's allocation, numbered part from 1).
 type cause struct {
@@ -62,25 +63,51 @@ func (c cause) name() string {
 	return c.what + " " + nodeName(c.in)
 }
 
-// causeArgs are the details of a span or instant: the PE (1-based), the
-// node, its iterations, level and kind, or the partition.
+// causeArgs are the details of a span: the PE (1-based), the node, its
+// level, kind, time and iterations, or the partition. The spans of one
+// instance on one PE share one map (the recorder keeps them, and none is
+// changed once made): a traced run holds about a sixth of the maps it
+// would otherwise.
 func (m *machine) causeArgs(c cause) map[string]any {
-	args := map[string]any{"what": c.what}
-	if c.pe >= 0 {
-		args["pe"] = c.pe + 1
-	}
 	if c.in == nil {
-		args["partition"] = c.part
-		return args
+		return map[string]any{"pe": c.pe + 1, "partition": c.part}
 	}
-	args["node"] = c.in.node
-	args["level"] = c.in.level
-	args["kind"] = string(c.in.kind)
-	if len(c.in.iters) > 0 {
-		args["iterations"] = c.in.iters
+	if m.traceArgs == nil {
+		m.traceArgs = make([]map[string]any, len(m.u.inst))
 	}
-	if c.what == "compute" {
-		args["time"] = c.in.time
+	if a := m.traceArgs[c.in.idx]; a != nil && a["pe"] == peArg(c.pe) {
+		return a
 	}
-	return args
+	in := c.in
+	a := map[string]any{"node": in.node, "level": in.level, "kind": string(in.kind), "time": in.time}
+	if p := peArg(c.pe); p != nil {
+		a["pe"] = p
+	}
+	if len(in.iters) > 0 {
+		a["iterations"] = in.iters
+	}
+	m.traceArgs[in.idx] = a
+	return a
+}
+
+// peArg is the "pe" of a span's details: the PE's number from 1, nil for
+// the I-structure PE.
+func peArg(pe int) any {
+	if pe < 0 {
+		return nil
+	}
+	return pe + 1
+}
+
+// instantArgs are the details of an instant: the span's, with extra
+// entries, in a map of its own.
+func (m *machine) instantArgs(c cause, extra map[string]any) map[string]any {
+	a := map[string]any{}
+	for k, v := range m.causeArgs(c) {
+		a[k] = v
+	}
+	for k, v := range extra {
+		a[k] = v
+	}
+	return a
 }
