@@ -512,17 +512,22 @@ func (m *machine) write(pr *executor.Proc, in *instance) {
 	}
 	// The I-structure PE sends the data on its bus, then the scheduler
 	// allocates each read again.
-	m.sim.Spawn("I-structure "+in.loc, func(ip *executor.Proc) {
-		for _, ri := range readers {
-			r := m.u.inst[ri]
-			m.transfer(ip, "istructure", m.cfg.IStructureBus, cause{what: "serve", pe: -1, in: r})
-			r.pending, r.dataReady = false, true
-			if r.enabled && !r.done {
-				m.push(ri)
-			}
+	m.sim.Spawn("I-structure "+in.loc, func(ip *executor.Proc) { m.serveReads(ip, readers) })
+}
+
+// serveReads is the I-structure PE sending a written location's data to
+// the reads that waited for it, one transfer each, in the order they
+// asked; the scheduler then allocates them again.
+func (m *machine) serveReads(ip *executor.Proc, readers []int) {
+	for _, ri := range readers {
+		r := m.u.inst[ri]
+		m.transfer(ip, "istructure", m.cfg.IStructureBus, cause{what: "serve", pe: -1, in: r})
+		r.pending, r.dataReady = false, true
+		if r.enabled && !r.done {
+			m.push(ri)
 		}
-		m.dispatch()
-	})
+	}
+	m.dispatch()
 }
 
 // finish marks an instance done and enables its successors; a decision

@@ -9,9 +9,10 @@ import (
 
 // Measured costs of a run, peak resident memory with Go's collector at its
 // default setting (docs/dataflow.md, Limits; cmd/dlsched's
-// TestDataflowMemoryEstimate checks them): bytes per node and per edge of
-// the graph and of its unrolled program together, per PE (its process and
-// mailboxes), and kernel events per node instance — 4 with free buses and
+// TestDataflowLargeRun and TestDataflowTraceMemory check them): bytes per
+// node and per edge of the graph and of its unrolled program together,
+// per PE (its process, mailbox and condition), and kernel events per node
+// instance — 4 with free buses and
 // no scheduler delay, one more with a delay, 3 more with a result bus, 5
 // with an acknowledgement bus (two transfers), 6 for an I-structure node
 // with an I-structure bus.
