@@ -227,7 +227,8 @@ func TestDataflowDocumentedJSON(t *testing.T) {
 // Issue 31 item 4: --trace writes the run as a Chrome trace that validates
 // against schema/trace.schema.json; no two spans of a track overlap; the
 // latest event ends at the report's makespan (also in otherData), in the
-// model's time unit; one process per PE, the scheduler and the buses. A
+// model's time unit; one process per PE, the scheduler and the buses; the
+// same run gives the same bytes. A
 // study (nothing traced), a path that is not .json and a traced run over
 // --max-memory are refused in one line.
 func TestDataflowTraceCLI(t *testing.T) {
@@ -258,6 +259,11 @@ func TestDataflowTraceCLI(t *testing.T) {
 		}
 		if math.Abs(doc.End()-ms) > 1e-9*ms || doc.Makespan != ms || doc.Unit != dataflow.TimeUnit {
 			t.Errorf("%v: trace ends at %g, states makespan %g in %q; the report's makespan %g", args, doc.End(), doc.Makespan, doc.Unit, ms)
+		}
+		again := filepath.Join(dir, fmt.Sprintf("again%d.json", i))
+		dataflowJSON(t, 0, append(args, "--trace", again)...)
+		if b2, _ := os.ReadFile(again); string(b2) != string(b) {
+			t.Errorf("%v: two traces of the same run differ", args)
 		}
 		procs := map[string]bool{}
 		for _, e := range doc.Spans {

@@ -12,10 +12,9 @@ import (
 // TestDataflowLargeRun and TestDataflowTraceMemory check them): bytes per
 // node and per edge of the graph and of its unrolled program together,
 // per PE (its process, mailbox and condition), and kernel events per node
-// instance — 4 with free buses and
-// no scheduler delay, one more with a delay, 3 more with a result bus, 5
-// with an acknowledgement bus (two transfers), 6 for an I-structure node
-// with an I-structure bus.
+// instance — 4 with free buses and no scheduler delay, one more with a
+// delay, 3 more with a result bus, 5 with an acknowledgement bus (two
+// transfers), 6 for an I-structure node with an I-structure bus.
 const (
 	bytesPerNode   = 600
 	bytesPerEdge   = 100
