@@ -1,18 +1,22 @@
-//go:build cgo && !nohighs && (linux || darwin) && (amd64 || arm64)
+//go:build cgo && highs && (linux || darwin) && (amd64 || arm64)
 
 // Command highs measures HiGHS (github.com/bartolsthoorn/gohighs, a static
 // HiGHS 1.12) against Clp and Cbc on dlsched's LPs and pattern MILPs, in
 // one process, in alternating rounds, and prints Markdown tables of the
 // medians (issue 32, item 3):
 //
-//	go run ./benchmarks/highs                         small LPs, the tree, the MILPs
-//	go run ./benchmarks/highs -cases star3000 -rounds 3
-//	go run ./benchmarks/highs -cases star10000 -rounds 1 -cap 900
+//	go run -tags highs ./benchmarks/highs         small LPs, the figure set, the tree, the MILPs
+//	go run -tags highs ./benchmarks/highs -cases star3000 -rounds 3
+//	go run -tags highs ./benchmarks/highs -cases star10000 -rounds 1 -cap 900
 //
 // Cases (-cases, comma-separated):
 //
 //	small      Fig. 10's LP (binomial NLF p=2 h=10 n=5, 140 rows) and the
 //	           Fig. 6 star with 5 stages; time per LP over repeated solves
+//	figures    the figure set as benchmarks/paper/greedy-set.sh runs it
+//	           (-paper names the specs' directory), swept with Clp and
+//	           with HiGHS as the backend on one worker; every point's Cmax
+//	           compared
 //	tree       TreeNLF-1, p = 2, h = 8, n = 100 (lp-speed.sh's tree)
 //	star3000   star m = 10, S = 1e-3, C = 1e-6, A = 1e-3, V = 5e6,
 //	star10000  D = V/n: dlsched's compact LP and the plain LP (unscaled,
@@ -24,7 +28,8 @@
 // the configurations taking turns in a rotated order, so that the load of
 // the shared machine falls on all of them alike; -cap bounds each solve
 // (seconds; Clp counts CPU time, HiGHS and Cbc wall time). The table gives
-// the median and range of the wall times, the iterations, the objective,
+// the median and range of the wall times, the median CPU time of the
+// process (HiGHS's worker threads included), the iterations, the objective,
 // its relative distance to Clp's with dlsched's settings, the gap that the
 // solve's duals certify as dlsched certifies them (solver.SafeLowerBound
 // after formulations' dual repair, time columns bounded by the objective;
@@ -41,6 +46,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/dlsched/dlsched/solver"
@@ -60,17 +66,24 @@ type settings struct {
 	repeat  int // solves per timed run of a small LP (0: the case's own)
 	capSecs float64
 	only    *regexp.Regexp
+	paper   string // the directory of the figure specs
+	pattern string // the figure set's pattern choice
 }
 
 func parse(args []string) (settings, error) {
 	fs := flag.NewFlagSet("highs", flag.ContinueOnError)
-	cases := fs.String("cases", "small,tree,milp", "comma-separated cases: small, tree, star3000, star10000, milp")
+	cases := fs.String("cases", "small,figures,tree,milp", "comma-separated cases: small, figures, tree, star3000, star10000, milp")
 	rounds := fs.Int("rounds", 3, "alternating rounds (solves per configuration and LP)")
 	capSecs := fs.Float64("cap", 600, "seconds allowed per solve")
 	repeat := fs.Int("repeat", 0, "solves per timed run of a small LP (0: 200 for Fig. 10's, 100 for Fig. 6's)")
-	only := fs.String("only", "", "regular expression: run only the configurations whose name matches")
+	only := fs.String("only", "", "regular expression: run only the LP configurations, or the MILPs, whose name matches")
+	paper := fs.String("paper", "benchmarks/paper", "directory of the figure specs fig6.toml ... fig13.toml")
+	pattern := fs.String("pattern", "greedy", "the figure set's pattern choice: greedy (greedy-set.sh's) or search (dlsched's default)")
 	if err := fs.Parse(args); err != nil {
 		return settings{}, err
+	}
+	if *pattern != "greedy" && *pattern != "search" {
+		return settings{}, fmt.Errorf("-pattern %q: want greedy or search", *pattern)
 	}
 	if *rounds < 1 || *repeat < 0 || !(*capSecs > 0) {
 		return settings{}, fmt.Errorf("-rounds must be at least 1, -repeat at least 0 and -cap positive (got %d, %d and %g)", *rounds, *repeat, *capSecs)
@@ -79,7 +92,7 @@ func parse(args []string) (settings, error) {
 	if err != nil {
 		return settings{}, fmt.Errorf("-only: %w", err)
 	}
-	return settings{cases: strings.Split(*cases, ","), rounds: *rounds, repeat: *repeat, capSecs: *capSecs, only: re}, nil
+	return settings{cases: strings.Split(*cases, ","), rounds: *rounds, repeat: *repeat, capSecs: *capSecs, only: re, paper: *paper, pattern: *pattern}, nil
 }
 
 func run(args []string, w io.Writer) error {
@@ -89,8 +102,14 @@ func run(args []string, w io.Writer) error {
 	}
 	fmt.Fprintf(w, "HiGHS %s against Clp %s and Cbc; %d round(s), at most %g s per solve\n\n", highsVersion(), clpVersion(), st.rounds, st.capSecs)
 	for _, name := range st.cases {
-		if name == "milp" {
+		switch name {
+		case "milp":
 			if err := runMILPs(w, st); err != nil {
+				return err
+			}
+			continue
+		case "figures":
+			if err := runFigures(w, st); err != nil {
 				return err
 			}
 			continue
@@ -132,19 +151,33 @@ func lpCases(name string) ([]lpCase, error) {
 		c, err := starLP(n)
 		return []lpCase{c, plainStarLP(n)}, err
 	}
-	return nil, fmt.Errorf("unknown case %q (want small, tree, star3000, star10000 or milp)", name)
+	return nil, fmt.Errorf("unknown case %q (want small, figures, tree, star3000, star10000 or milp)", name)
 }
 
-// record collects one configuration's runs on one case.
+// record collects one configuration's runs on one case: wall and CPU
+// seconds per LP, one entry per round.
 type record struct {
-	name  string
-	secs  []float64
-	last  outcome
-	fails string
+	name      string
+	secs, cpu []float64
+	last      outcome
+	fails     string
+}
+
+// cpuSeconds is the process's user and system CPU time so far (all
+// threads: HiGHS's worker threads included).
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return math.NaN()
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }
 
 // runLP times every configuration on c in alternating rounds and writes
-// the table.
+// the table. Within a round each configuration solves c.repeat times,
+// the configurations taking turns solve by solve (in an order rotated
+// from one solve to the next), so that the load of the shared machine
+// falls on all of them alike.
 func runLP(w io.Writer, c lpCase, st settings) error {
 	cfgs, err := lpConfigs()
 	if err != nil {
@@ -166,20 +199,30 @@ func runLP(w io.Writer, c lpCase, st settings) error {
 		recs[i].name = cf.name
 	}
 	for r := 0; r < st.rounds; r++ {
-		for k := range kept {
-			i := (k + r) % len(kept)
-			t0 := time.Now()
-			var out outcome
-			for q := 0; q < c.repeat && err == nil; q++ {
-				out, err = kept[i].solve(c, st.capSecs)
+		wall := make([]float64, len(kept))
+		cpu := make([]float64, len(kept))
+		for q := 0; q < c.repeat; q++ {
+			for k := range kept {
+				i := (k + q + r) % len(kept)
+				if recs[i].fails != "" {
+					continue
+				}
+				t0, c0 := time.Now(), cpuSeconds()
+				out, err := kept[i].solve(c, st.capSecs)
+				wall[i] += time.Since(t0).Seconds()
+				cpu[i] += cpuSeconds() - c0
+				if err != nil {
+					recs[i].fails = err.Error()
+					continue
+				}
+				recs[i].last = out
 			}
-			if err != nil {
-				recs[i].fails = err.Error()
-				err = nil
-				continue
+		}
+		for i := range recs {
+			if recs[i].fails == "" {
+				recs[i].secs = append(recs[i].secs, wall[i]/float64(c.repeat))
+				recs[i].cpu = append(recs[i].cpu, cpu[i]/float64(c.repeat))
 			}
-			recs[i].secs = append(recs[i].secs, time.Since(t0).Seconds()/float64(c.repeat))
-			recs[i].last = out
 		}
 	}
 	writeLPTable(w, c, recs)
@@ -210,8 +253,8 @@ func writeLPTable(w io.Writer, c lpCase, recs []record) {
 	if c.repeat > 1 {
 		fmt.Fprintf(w, "(time per LP over %d solves per round)\n\n", c.repeat)
 	}
-	fmt.Fprintln(w, "| solver | median s | range s | iterations | status | objective | rel. to clp dlsched | certified gap | time / clp dlsched |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| solver | median s | range s | CPU s | iterations | status | objective | rel. to clp dlsched | certified gap | time / clp dlsched |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
 	ref := -1
 	for i, r := range recs {
 		if r.name == "clp dlsched" && len(r.secs) > 0 {
@@ -224,16 +267,17 @@ func writeLPTable(w io.Writer, c lpCase, recs []record) {
 	}
 	for _, r := range recs {
 		if len(r.secs) == 0 {
-			fmt.Fprintf(w, "| %s | failed: %s | | | | | | | |\n", r.name, r.fails)
+			fmt.Fprintf(w, "| %s | failed: %s | | | | | | | | |\n", r.name, r.fails)
 			continue
 		}
 		med, lo, hi := median(r.secs)
+		cpu, _, _ := median(r.cpu)
 		rel := math.NaN()
 		if ref >= 0 {
 			o := recs[ref].last.objective
 			rel = (r.last.objective - o) / math.Abs(o)
 		}
-		fmt.Fprintf(w, "| %s | %.4g | %.4g–%.4g | %d | %s | %.13g | %.2g | %.2g | %.3g |\n", r.name, med, lo, hi,
+		fmt.Fprintf(w, "| %s | %.4g | %.4g–%.4g | %.4g | %d | %s | %.13g | %.2g | %.2g | %.3g |\n", r.name, med, lo, hi, cpu,
 			r.last.iterations, r.last.status, r.last.objective, rel, certifiedGap(c, r.last), med/refMed)
 	}
 	fmt.Fprintln(w)
@@ -270,6 +314,9 @@ func runMILPs(w io.Writer, st settings) error {
 	fmt.Fprintln(w, "| MILP | solver | median s | range s | nodes | status | objective | bound |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
 	for _, c := range cases {
+		if !st.only.MatchString(c.name) {
+			continue
+		}
 		recs := make([]record, len(cfgs))
 		for r := 0; r < st.rounds; r++ {
 			for k := range cfgs {

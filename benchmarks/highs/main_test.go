@@ -1,4 +1,4 @@
-//go:build cgo && !nohighs && (linux || darwin) && (amd64 || arm64)
+//go:build cgo && highs && (linux || darwin) && (amd64 || arm64)
 
 package main
 
@@ -101,13 +101,13 @@ func TestRunSmall(t *testing.T) {
 			continue
 		}
 		f := strings.Split(line, " | ")
-		if len(f) < 9 {
+		if len(f) < 10 {
 			continue
 		}
-		if rel := number(t, f[6]); math.Abs(rel) > 1e-7 {
+		if rel := number(t, f[7]); math.Abs(rel) > 1e-7 {
 			t.Errorf("objective %g off Clp's: %s", rel, line)
 		}
-		if strings.HasPrefix(line, "| clp dlsched |") && strings.TrimSpace(strings.TrimSuffix(f[8], "|")) != "1" {
+		if strings.HasPrefix(line, "| clp dlsched |") && strings.TrimSpace(strings.TrimSuffix(f[9], "|")) != "1" {
 			t.Errorf("reference ratio not 1: %s", line)
 		}
 	}
@@ -129,5 +129,41 @@ func TestBadFlags(t *testing.T) {
 		if err := run(args, &out); err == nil {
 			t.Errorf("%v accepted", args)
 		}
+	}
+}
+
+// TestFigureSpecs: the figure set is greedy-set.sh's — eight specs, the
+// pattern asked for, no verification, Figs. 12 and 13 capped at 15
+// stages.
+func TestFigureSpecs(t *testing.T) {
+	specs, err := figureSpecs("../paper", "greedy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(specs) != 8 {
+		t.Fatalf("%d specs, want 8", len(specs))
+	}
+	for i, sp := range specs {
+		capped := figureNames[i] == "12" || figureNames[i] == "13"
+		if sp.Run.Pattern != "greedy" || sp.Run.Verify || (sp.Run.MaxStages == 15) != capped {
+			t.Errorf("fig%s: pattern %q, verify %v, max stages %d", figureNames[i], sp.Run.Pattern, sp.Run.Verify, sp.Run.MaxStages)
+		}
+	}
+}
+
+// TestFigureTable: the comparison counts the points whose Cmax differs
+// by more than 1e-9 and those whose status differs, within a figure.
+func TestFigureTable(t *testing.T) {
+	mk := func(cmax map[string]float64, status map[string]string) figureRun {
+		n := len(figureNames)
+		return figureRun{secs: make([]float64, n), lps: make([]int, n), iters: make([]int, n),
+			cmax: cmax, status: status, points: len(status), failed: map[string]struct{}{}}
+	}
+	c := mk(map[string]float64{"6 a": 1, "6 b": 2, "7 a": 3}, map[string]string{"6 a": "optimal", "6 b": "optimal", "7 a": "optimal"})
+	h := mk(map[string]float64{"6 a": 1 + 1e-12, "6 b": 2.5, "7 a": 3}, map[string]string{"6 a": "optimal", "6 b": "optimal", "7 a": "infeasible"})
+	var out strings.Builder
+	writeFigureTable(&out, "greedy", []figureRun{c}, []figureRun{h})
+	if want := "largest relative difference 0.25, 1 points beyond 1e-9; 1 points with another status"; !strings.Contains(out.String(), want) {
+		t.Errorf("table lacks %q:\n%s", want, out.String())
 	}
 }

@@ -1,4 +1,4 @@
-//go:build cgo && !nohighs && (linux || darwin) && (amd64 || arm64)
+//go:build cgo && highs && (linux || darwin) && (amd64 || arm64)
 
 package main
 
@@ -78,7 +78,8 @@ func viaSolver(name string, s solver.Solver, opts func(lpCase) solver.Options) l
 
 // lpConfigs are the solvers compared: Clp with its defaults and with
 // dlsched's first attempt, HiGHS's simplex with its defaults and with
-// dlsched's first attempt (as --solver highs would run it), HiGHS's
+// dlsched's first attempt (as --solver highs would run it), both with
+// presolve as dlsched asks (Clp: on; HiGHS: its "choose") and off, HiGHS's
 // interior point method with crossover (the backend's Barrier), and
 // without crossover (through gohighs directly; the backend always
 // crosses over).
@@ -97,11 +98,18 @@ func lpConfigs() ([]lpConfig, error) {
 	plain := func(a solver.Algorithm) func(lpCase) solver.Options {
 		return func(lpCase) solver.Options { return solver.Options{Algorithm: a} }
 	}
+	noPresolve := func(c lpCase) solver.Options {
+		o := dlschedOptions(c)
+		o.Presolve = solver.PresolveOff
+		return o
+	}
 	for _, e := range []error{
 		mk("clp default (dual)", newClp, plain(solver.Dual)),
 		mk("clp dlsched", newClp, dlschedOptions),
 		mk("highs simplex default (dual)", newHighs, plain(solver.Dual)),
+		mk("clp dlsched, presolve off", newClp, noPresolve),
 		mk("highs simplex dlsched", newHighs, dlschedOptions),
+		mk("highs simplex dlsched, presolve off", newHighs, noPresolve),
 		mk("highs ipm+crossover", newHighs, plain(solver.Barrier)),
 	} {
 		if e != nil {

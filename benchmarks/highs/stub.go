@@ -1,7 +1,7 @@
-//go:build !cgo || nohighs || !(linux || darwin) || !(amd64 || arm64)
+//go:build !cgo || !highs || !(linux || darwin) || !(amd64 || arm64)
 
 // Command highs measures HiGHS against Clp and Cbc; this build has no
-// HiGHS (see the doc comment of main.go in a cgo build).
+// HiGHS (see the doc comment of main.go, built with -tags highs).
 package main
 
 import (
@@ -10,6 +10,6 @@ import (
 )
 
 func main() {
-	fmt.Fprintln(os.Stderr, "highs: built without HiGHS (needs cgo, no nohighs tag, linux or darwin on amd64 or arm64)")
+	fmt.Fprintln(os.Stderr, "highs: built without HiGHS: build with -tags highs (and cgo, on linux or darwin, amd64 or arm64)")
 	os.Exit(1)
 }

@@ -53,7 +53,7 @@ func New(name string) (solver.Solver, error) {
 	case "highs":
 		p, err := highs.New()
 		if err != nil {
-			return nil, fmt.Errorf("solver highs: %w (rebuild with cgo and without the nohighs tag, or use the clp or gonum solver)", err)
+			return nil, fmt.Errorf("solver highs: %w (rebuild with cgo and the highs build tag, or use the clp or gonum solver)", err)
 		}
 		return p, nil
 	case "gonum":

@@ -40,7 +40,7 @@ func TestNew(t *testing.T) {
 			if err != nil {
 				if tc.wantName != "gonum" {
 					// A build without Clp (noclp tag or CGO_ENABLED=0) or
-					// HiGHS (nohighs or CGO_ENABLED=0) must say so and
+					// HiGHS (built without the highs tag) must say so and
 					// point to the other backends, in the library's words.
 					if !errors.Is(err, solver.ErrUnavailable) || !strings.Contains(err.Error(), "gonum solver") {
 						t.Fatalf("New(%q): %v; want an ErrUnavailable that suggests the gonum solver", tc.name, err)

@@ -1,4 +1,4 @@
-//go:build cgo && !nohighs && linux && (amd64 || arm64)
+//go:build cgo && highs && linux && (amd64 || arm64)
 
 package highs
 

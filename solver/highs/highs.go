@@ -1,4 +1,4 @@
-//go:build cgo && !nohighs && (linux || darwin) && (amd64 || arm64)
+//go:build cgo && highs && (linux || darwin) && (amd64 || arm64)
 
 package highs
 

@@ -1,4 +1,4 @@
-//go:build !cgo || nohighs || !(linux || darwin) || !(amd64 || arm64)
+//go:build !cgo || !highs || !(linux || darwin) || !(amd64 || arm64)
 
 package highs
 
@@ -10,7 +10,7 @@ import (
 )
 
 // errUnavailable is what every entry point of the stub returns.
-var errUnavailable = fmt.Errorf("highs: built without HiGHS (nohighs build tag, cgo disabled, or a platform other than linux or darwin on amd64 or arm64): %w", solver.ErrUnavailable)
+var errUnavailable = fmt.Errorf("highs: built without HiGHS (it needs the highs build tag, cgo, and linux or darwin on amd64 or arm64): %w", solver.ErrUnavailable)
 
 // Available reports whether the HiGHS backend is compiled in. It is false
 // in this build.
