@@ -152,7 +152,8 @@ func TestFigureSpecs(t *testing.T) {
 }
 
 // TestFigureTable: the comparison counts the points whose Cmax differs
-// by more than 1e-9 and those whose status differs, within a figure.
+// by more than 1e-9, each way, and those whose status differs, within a
+// figure (keys "6 a" and "7 a" are different points).
 func TestFigureTable(t *testing.T) {
 	mk := func(cmax map[string]float64, status map[string]string) figureRun {
 		n := len(figureNames)
@@ -163,7 +164,7 @@ func TestFigureTable(t *testing.T) {
 	h := mk(map[string]float64{"6 a": 1 + 1e-12, "6 b": 2.5, "7 a": 3}, map[string]string{"6 a": "optimal", "6 b": "optimal", "7 a": "infeasible"})
 	var out strings.Builder
 	writeFigureTable(&out, "greedy", []figureRun{c}, []figureRun{h})
-	if want := "largest relative difference 0.25, 1 points beyond 1e-9; 1 points with another status"; !strings.Contains(out.String(), want) {
+	if want := "below Clp's at 0 points (by up to 0), above at 1 (by up to 0.25); 1 points with another status"; !strings.Contains(out.String(), want) {
 		t.Errorf("table lacks %q:\n%s", want, out.String())
 	}
 }
