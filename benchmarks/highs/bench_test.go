@@ -7,13 +7,16 @@ import (
 
 	"github.com/dlsched/dlsched/solver"
 	"github.com/dlsched/dlsched/solver/clp"
+	"github.com/dlsched/dlsched/solver/gonumlp"
 	"github.com/dlsched/dlsched/solver/highs"
 )
 
 // BenchmarkSmallLP times one solve of Fig. 10's and Fig. 6's small LPs
 // (140 rows, 141 columns) with dlsched's first-attempt settings, by Clp
 // and by HiGHS, with presolve as dlsched asks (Clp: on; HiGHS: its
-// "choose") and off — the per-LP cost that a sweep of small LPs pays:
+// "choose") and off, and by gonum (the backend "auto" falls back to
+// without Clp and HiGHS) — the per-LP cost that a sweep of small LPs
+// pays:
 //
 //	go test -tags highs ./benchmarks/highs -run '^$' -bench SmallLP
 func BenchmarkSmallLP(b *testing.B) {
@@ -42,6 +45,7 @@ func BenchmarkSmallLP(b *testing.B) {
 		}{
 			{"clp", c, solver.PresolveAuto}, {"clp-nopresolve", c, solver.PresolveOff},
 			{"highs", h, solver.PresolveAuto}, {"highs-nopresolve", h, solver.PresolveOff},
+			{"gonum", gonumlp.New(), solver.PresolveAuto},
 		} {
 			b.Run(lc.name[:5]+"/"+cfg.name, func(b *testing.B) {
 				o := dlschedOptions(lc)
