@@ -21,8 +21,8 @@
 //	star3000   star m = 10, S = 1e-3, C = 1e-6, A = 1e-3, V = 5e6,
 //	star10000  D = V/n: dlsched's compact LP and the plain LP (unscaled,
 //	           benchmarks/lpbench plainlp's rows)
-//	milp       pattern MILPs of the exact search (40 messages and fewer):
-//	           Cbc against HiGHS's MIP solver
+//	milp       pattern MILPs of the exact search (16 and 20 messages; 40
+//	           with -big-milp): Cbc against HiGHS's MIP solver
 //
 // Every LP is solved by each configuration of lpConfigs once per round,
 // the configurations taking turns in a rotated order, so that the load of
@@ -68,6 +68,7 @@ type settings struct {
 	only    *regexp.Regexp
 	paper   string // the directory of the figure specs
 	pattern string // the figure set's pattern choice
+	bigMILP bool   // add the 40-message MILP
 }
 
 func parse(args []string) (settings, error) {
@@ -78,6 +79,7 @@ func parse(args []string) (settings, error) {
 	repeat := fs.Int("repeat", 0, "solves per timed run of a small LP (0: 200 for Fig. 10's, 100 for Fig. 6's)")
 	only := fs.String("only", "", "regular expression: run only the LP configurations, or the MILPs, whose name matches")
 	paper := fs.String("paper", "benchmarks/paper", "directory of the figure specs fig6.toml ... fig13.toml")
+	bigMILP := fs.Bool("big-milp", false, "add the 40-message pattern MILP (hours on a loaded machine)")
 	pattern := fs.String("pattern", "greedy", "the figure set's pattern choice: greedy (greedy-set.sh's) or search (dlsched's default)")
 	if err := fs.Parse(args); err != nil {
 		return settings{}, err
@@ -92,7 +94,7 @@ func parse(args []string) (settings, error) {
 	if err != nil {
 		return settings{}, fmt.Errorf("-only: %w", err)
 	}
-	return settings{cases: strings.Split(*cases, ","), rounds: *rounds, repeat: *repeat, capSecs: *capSecs, only: re, paper: *paper, pattern: *pattern}, nil
+	return settings{cases: strings.Split(*cases, ","), rounds: *rounds, repeat: *repeat, capSecs: *capSecs, only: re, paper: *paper, pattern: *pattern, bigMILP: *bigMILP}, nil
 }
 
 func run(args []string, w io.Writer) error {
@@ -304,7 +306,7 @@ func certifiedGap(c lpCase, out outcome) float64 {
 
 // runMILPs times Cbc and HiGHS on every pattern MILP and writes the table.
 func runMILPs(w io.Writer, st settings) error {
-	cases, err := milpCases()
+	cases, err := milpCases(st.bigMILP)
 	if err != nil {
 		return err
 	}

@@ -60,14 +60,18 @@ func TestPlainStarIsDlschedsLP(t *testing.T) {
 	}
 }
 
-// TestMILPCases: the pattern MILPs have one binary per message (20 and
-// 40: the exact search's limit, optimize.MaxExactMessages).
+// TestMILPCases: the pattern MILPs have one binary per message (16 and
+// 20, and 40 — the exact search's limit, optimize.MaxExactMessages — with
+// big), at n_min or above.
 func TestMILPCases(t *testing.T) {
-	cs, err := milpCases()
+	cs, err := milpCases(true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []int{20, 40, 40, 40}
+	want := []int{20, 16, 20, 20, 40}
+	if len(cs) != len(want) {
+		t.Fatalf("%d MILPs, want %d", len(cs), len(want))
+	}
 	for i, c := range cs {
 		if len(c.integer) != want[i] {
 			t.Errorf("%s: %d binaries, want %d", c.name, len(c.integer), want[i])
