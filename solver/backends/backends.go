@@ -20,13 +20,14 @@ var Names = []string{"clp", "highs", "gonum"}
 const Valid = "clp, highs, gonum or auto"
 
 // Auto returns the backend "auto" selects: Clp where it is built in, else
-// HiGHS, else gonum. The rule is measured (benchmarks/highs, one process,
-// alternating rounds): Clp with dlsched's first-attempt settings was
-// faster than HiGHS on every LP of dlsched's measured — 3.6–4× on Fig.
-// 10's and 2.1–2.7× on Fig. 6's small LPs, 1.13× (HiGHS's best) on the
-// tree p = 2, h = 8, n = 100 — and Cbc than HiGHS on the pattern MILPs;
-// HiGHS solves in milliseconds the small LPs on which gonum's dense
-// simplex takes seconds, and LPs beyond gonum's size limit.
+// HiGHS, else gonum. The rule is measured (benchmarks/highs: one process,
+// alternating rounds, medians). On the LPs dlsched builds, HiGHS given
+// dlsched's first-attempt settings took longer than Clp given the same:
+// 1.9–2.5 times as long on the paper's figure set swept whole, 2.5 times
+// the CPU time on the star m = 10, n = 3,000, 1.2–1.5 times on the tree
+// p = 2, h = 8, n = 100; and Cbc beat HiGHS's MIP on every pattern MILP.
+// HiGHS beat gonum's dense simplex by three orders of magnitude (gonum: 5
+// to 13 s per 140-row LP of Figs. 6 and 10) and has no size limit.
 func Auto() string {
 	switch {
 	case clp.Available():

@@ -110,12 +110,14 @@
 // with cgo, on linux or darwin on amd64 or arm64 (the platforms gohighs
 // ships a library for); otherwise the package compiles to a stub:
 // Available reports false and New returns an error wrapping
-// solver.ErrUnavailable. It is off by default because it wins nowhere in
-// dlsched's measurements (benchmarks/highs) and costs every build: bin/
-// dlsched grows by 5.0 MB (29.3 MB against 24.3 MB, +20%), relinking it
-// takes about 4 s more (medians of three: 13.4 s against 9.6 s on the
-// loaded 2-core machine), nine test binaries link it, the module
-// download is 12.5 MB, and the link needs the C++ runtime's development
-// files and zlib's (libstdc++.so and libz.so: g++ and zlib1g-dev on
-// Debian), which the packages scripts/deps.sh installs do not bring.
+// solver.ErrUnavailable. It is off by default: on the LPs dlsched builds
+// it is slower than Clp (benchmarks/highs: the figure set 1.9–2.5×, the
+// star m = 10, n = 3,000 2.5×, the tree p = 2, h = 8, n = 100 1.2–1.5×),
+// and it costs every build — bin/dlsched grows by 5.0 MB (29.3 MB against
+// 24.3 MB, +20%), relinking it takes about 4 s more (medians of three:
+// 13.4 s against 9.6 s on the loaded 2-core machine), nine test binaries
+// link it, the module download is 12.5 MB, and the link needs the C++
+// runtime's development files and zlib's (libstdc++.so and libz.so: g++
+// and zlib1g-dev on Debian), which the packages scripts/deps.sh installs
+// do not bring. Its use is as an independent cross-check of Clp.
 package highs
