@@ -106,14 +106,14 @@
 //   - Clp_setDualTolerance and Clp_dualTolerance (dlsched's first attempt
 //     sets a dual tolerance of 1e-12), Clp_setLogLevel (fixed at 0),
 //     Clp_numberIterations and Clp_setNumberIterations (Solution.Iterations
-//     and the limit's classification), Clp_status (its Primal and Dual
-//     return it, which would do), Clp_Version, and an explicit free (a
-//     Simplex and its copies of the bounds are released only by a
+//     and the limit's classification), Clp_Version, and an explicit free
+//     (a Simplex and its copies of the bounds are released only by a
 //     finalizer).
 //
 // Cancellation it could do as this package does (SetMaxIterations(0) from
-// another goroutine), and it has the solution, the row and column duals
-// and the objective. Neither binding reads Clp's rays (Clp_infeasibilityRay,
+// another goroutine), and it has the status (Primal and Dual return
+// Clp_status's value; SecondaryStatus), the solution, the row and column
+// duals and the objective. Neither binding reads Clp's rays (Clp_infeasibilityRay,
 // Clp_unboundedRay): dlsched needs none. It loads a model column by column
 // (one cgo call each, PackedMatrix.AppendColumn) and panics on arrays of
 // the wrong length. So dlsched keeps its own binding.
