@@ -25,7 +25,9 @@ const Valid = "clp, highs, gonum or auto"
 // dlsched's first-attempt settings took longer than Clp given the same:
 // 1.9–2.5 times as long on the paper's figure set swept whole, 2.5 times
 // the CPU time on the star m = 10, n = 3,000, 1.2–1.5 times on the tree
-// p = 2, h = 8, n = 100; and Cbc beat HiGHS's MIP on every pattern MILP.
+// p = 2, h = 8, n = 100 (it drew level, CPU 0.96, only on the full LP of
+// the star at n = 10,000, which dlsched solves by stage generation); and
+// Cbc beat HiGHS's MIP on every pattern MILP.
 // HiGHS beat gonum's dense simplex by three orders of magnitude (gonum: 5
 // to 13 s per 140-row LP of Figs. 6 and 10) and has no size limit.
 func Auto() string {

@@ -112,7 +112,9 @@
 // Available reports false and New returns an error wrapping
 // solver.ErrUnavailable. It is off by default: on the LPs dlsched builds
 // it is slower than Clp (benchmarks/highs: the figure set 1.9–2.5×, the
-// star m = 10, n = 3,000 2.5×, the tree p = 2, h = 8, n = 100 1.2–1.5×),
+// star m = 10, n = 3,000 2.5×, the tree p = 2, h = 8, n = 100 1.2–1.5×;
+// level only on the full star LP at n = 10,000, which dlsched solves by
+// stage generation),
 // and it costs every build — bin/dlsched grows by 5.0 MB (29.3 MB against
 // 24.3 MB, +20%), relinking it takes about 4 s more (medians of three:
 // 13.4 s against 9.6 s on the loaded 2-core machine), nine test binaries
