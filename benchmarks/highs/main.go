@@ -7,7 +7,8 @@
 //
 //	go run -tags highs ./benchmarks/highs         small LPs, the figure set, the tree, the MILPs
 //	go run -tags highs ./benchmarks/highs -cases star3000 -rounds 3
-//	go run -tags highs ./benchmarks/highs -cases star10000 -rounds 1 -cap 900
+//	go run -tags highs ./benchmarks/highs -cases star10000 -rounds 1 -cap 1200 \
+//		-only 'clp dlsched$|highs simplex dlsched$|highs ipm, no crossover'
 //
 // Cases (-cases, comma-separated):
 //
@@ -24,10 +25,12 @@
 //	milp       pattern MILPs of the exact search (16 and 20 messages; 40
 //	           with -big-milp): Cbc against HiGHS's MIP solver
 //
-// Every LP is solved by each configuration of lpConfigs once per round,
-// the configurations taking turns in a rotated order, so that the load of
-// the shared machine falls on all of them alike; -cap bounds each solve
-// (seconds; Clp counts CPU time, HiGHS and Cbc wall time). The table gives
+// Every LP is solved by each configuration of lpConfigs once per round
+// (a small LP -repeat times), the configurations taking turns solve by
+// solve in a rotated order, so that the load of the shared machine falls
+// on all of them alike; -only keeps the configurations (or MILPs) whose
+// name matches; -cap bounds each solve (seconds; Clp and Cbc count CPU
+// time, HiGHS wall time). The table gives
 // the median and range of the wall times, the median CPU time of the
 // process (HiGHS's worker threads included), the iterations, the objective,
 // its relative distance to Clp's with dlsched's settings, the gap that the
