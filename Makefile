@@ -4,6 +4,8 @@ BIN     := bin/dlsched
 PKGS    := ./...
 # packages whose code runs goroutines concurrently: checked with -race
 RACE    := ./executor/... ./sweep/... ./solver/...
+# packages built differently under the opt-in build tag highs (HiGHS)
+HIGHS   := ./solver/highs ./solver/backends ./benchmarks/highs
 
 .PHONY: all deps deps-test build demo test test-slow fuzz bench bench-full bench-lp bench-figures figures clean
 
@@ -30,6 +32,10 @@ test: deps-test
 	$(GO) vet $(PKGS)
 	$(GO) test -count=1 $(PKGS)
 	$(GO) test -count=1 -race -short $(RACE)
+	@if [ "$$($(GO) env CGO_ENABLED)" = 1 ] && echo 'int main(void){return 0;}' | \
+		$$($(GO) env CC) -x c - -lstdc++ -lz -o /dev/null 2>/dev/null; then \
+		$(GO) vet -tags highs $(HIGHS) && $(GO) test -count=1 -tags highs $(HIGHS); \
+	else echo "make test: no cgo, libstdc++.so or libz.so here, which HiGHS needs: its tests skipped"; fi
 	bash scripts/fuzz.sh 3s
 
 # The slow tier: make test plus the long simulations of the papers' tables

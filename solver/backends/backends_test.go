@@ -9,6 +9,8 @@ import (
 	"github.com/dlsched/dlsched/lp"
 	"github.com/dlsched/dlsched/solver"
 	"github.com/dlsched/dlsched/solver/backends"
+	"github.com/dlsched/dlsched/solver/clp"
+	"github.com/dlsched/dlsched/solver/highs"
 )
 
 // tiny is min x + 2y s.t. x + y ≥ 3, x ≤ 2, x, y ≥ 0. By hand: x is the
@@ -27,20 +29,23 @@ func TestNew(t *testing.T) {
 		wantName string
 	}{
 		{"clp", "clp"},
-		{"", "clp"}, // the default backend
+		{"highs", "highs"},
 		{"gonum", "gonum"},
+		{"", backends.Auto()}, // the default backend
+		{"auto", backends.Auto()},
 	}
 	for _, tc := range tests {
 		t.Run("name="+tc.name, func(t *testing.T) {
 			s, err := backends.New(tc.name)
 			if err != nil {
-				if tc.wantName == "clp" {
-					// A build without Clp (noclp tag or CGO_ENABLED=0)
-					// must say so and point to the pure-Go backend.
-					if !errors.Is(err, solver.ErrUnavailable) || !strings.Contains(err.Error(), "--solver gonum") {
-						t.Fatalf("New(%q): %v; want an ErrUnavailable that suggests --solver gonum", tc.name, err)
+				if tc.wantName != "gonum" {
+					// A build without Clp (noclp tag or CGO_ENABLED=0) or
+					// HiGHS (built without the highs tag) must say so and
+					// point to the other backends, in the library's words.
+					if !errors.Is(err, solver.ErrUnavailable) || !strings.Contains(err.Error(), "gonum solver") {
+						t.Fatalf("New(%q): %v; want an ErrUnavailable that suggests the gonum solver", tc.name, err)
 					}
-					t.Skipf("Clp is not built in: %v", err)
+					t.Skipf("%s is not built in: %v", tc.wantName, err)
 				}
 				t.Fatalf("New(%q): %v", tc.name, err)
 			}
@@ -65,15 +70,39 @@ func TestNew(t *testing.T) {
 	}
 }
 
+// TestAutoRule: "auto" takes Clp where it is built in, else HiGHS, else
+// gonum (the rule of Auto's doc comment), and the solver it names is
+// always available.
+func TestAutoRule(t *testing.T) {
+	want := "gonum"
+	switch {
+	case clp.Available():
+		want = "clp"
+	case highs.Available():
+		want = "highs"
+	}
+	if got := backends.Auto(); got != want {
+		t.Fatalf("Auto() = %q with Clp built in: %v, HiGHS: %v; want %q", got, clp.Available(), highs.Available(), want)
+	}
+	s, err := backends.New("auto")
+	if err != nil {
+		t.Fatalf("New(auto): %v", err)
+	}
+	backends.Close(s)
+}
+
 func TestNamesAreAccepted(t *testing.T) {
-	if len(backends.Names) != 2 || backends.Names[0] != "clp" || backends.Names[1] != "gonum" {
-		t.Errorf("Names = %v, want [clp gonum] (in order of preference)", backends.Names)
+	if strings.Join(backends.Names, " ") != "clp highs gonum" {
+		t.Errorf("Names = %v, want [clp highs gonum] (in order of preference)", backends.Names)
 	}
 	for _, n := range backends.Names {
+		if !strings.Contains(backends.Valid, n) {
+			t.Errorf("Valid %q lacks %s", backends.Valid, n)
+		}
 		s, err := backends.New(n)
 		if err != nil {
 			if errors.Is(err, solver.ErrUnavailable) {
-				continue // Clp not built in
+				continue // not built in
 			}
 			t.Errorf("New(%q): %v", n, err)
 			continue
@@ -86,7 +115,7 @@ func TestNamesAreAccepted(t *testing.T) {
 }
 
 func TestNewUnknown(t *testing.T) {
-	for _, name := range []string{"bogus", "CLP", "glpk", " gonum"} {
+	for _, name := range []string{"bogus", "CLP", "glpk", " gonum", "HiGHS"} {
 		s, err := backends.New(name)
 		if err == nil {
 			backends.Close(s)
@@ -97,7 +126,7 @@ func TestNewUnknown(t *testing.T) {
 			t.Errorf("New(%q) returned a solver with its error", name)
 		}
 		msg := err.Error()
-		for _, want := range []string{`"` + name + `"`, "clp", "gonum"} {
+		for _, want := range []string{`"` + name + `"`, "clp", "highs", "gonum", "auto"} {
 			if !strings.Contains(msg, want) {
 				t.Errorf("New(%q) error %q does not mention %s", name, msg, want)
 			}
@@ -131,5 +160,20 @@ func TestCloseIsSafe(t *testing.T) {
 	// A closed Clp model refuses to solve instead of crashing.
 	if _, err := c.Solve(tiny(), solver.Options{}); err == nil {
 		t.Errorf("Clp solved after Close")
+	}
+}
+
+func TestCloseHighs(t *testing.T) {
+	h, err := backends.New("highs")
+	if err != nil {
+		if errors.Is(err, solver.ErrUnavailable) {
+			t.Skipf("HiGHS is not built in: %v", err)
+		}
+		t.Fatal(err)
+	}
+	backends.Close(h)
+	backends.Close(h) // HiGHS's Close is idempotent
+	if _, err := h.Solve(tiny(), solver.Options{}); err == nil {
+		t.Errorf("HiGHS solved after Close")
 	}
 }

@@ -85,6 +85,39 @@
 // ±COIN_DBL_MAX that Clp reports comes back as ±Inf. Clp itself treats
 // bounds beyond ±1e27 as infinite.
 //
+// # Why not github.com/lanl/clp
+//
+// The design card names github.com/lanl/clp, and v1.2.0 is on the module
+// proxy; it builds against Debian's Clp 1.17.6 and solves. Checked by its
+// code (clp-interface.h, simplex.go), it wraps a ClpSimplex through a C++
+// shim and lacks these calls that this package makes:
+//
+//   - the basis: Clp_statusExists, Clp_statusArray and Clp_copyinStatus
+//     (Basis and SetBasis, the prune rounds' restarts);
+//   - bound changes on a loaded model: Clp_columnLower/Upper,
+//     Clp_rowLower/Upper and Clp_chgColumnLower/Upper, Clp_chgRowLower/Upper
+//     (SetColBounds, SetRowBounds; there, only a new LoadProblem changes a
+//     bound, and it discards the basis, so no warm start);
+//   - presolve and the solve type: ClpSolve_new, ClpSolve_setSolveType,
+//     ClpSolve_setPresolveType, ClpSolve_setSpecialOption and
+//     Clp_initialSolveWithOptions (its Primal and Dual call
+//     ClpSimplex::primal and ::dual, which never presolve; Options.Presolve
+//     could not be honoured);
+//   - Clp_setDualTolerance and Clp_dualTolerance (dlsched's first attempt
+//     sets a dual tolerance of 1e-12), Clp_setLogLevel (fixed at 0),
+//     Clp_numberIterations and Clp_setNumberIterations (Solution.Iterations
+//     and the limit's classification), Clp_Version, and an explicit free
+//     (a Simplex and its copies of the bounds are released only by a
+//     finalizer).
+//
+// Cancellation it could do as this package does (SetMaxIterations(0) from
+// another goroutine), and it has the status (Primal and Dual return
+// Clp_status's value; SecondaryStatus), the solution, the row and column
+// duals and the objective. Neither binding reads Clp's rays (Clp_infeasibilityRay,
+// Clp_unboundedRay): dlsched needs none. It loads a model column by column
+// (one cgo call each, PackedMatrix.AppendColumn) and panics on arrays of
+// the wrong length. So dlsched keeps its own binding.
+//
 // # Building without Clp
 //
 // The binding needs cgo and Clp's development files (Debian:
