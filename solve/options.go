@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/problem"
@@ -26,9 +25,11 @@ const DefaultMaxModelBytes = engine.DefaultMaxModelBytes
 // at a time: a sweep gives each worker its own.
 type Solver struct{ lp solver.Solver }
 
-// SolverNames lists the LP backends NewSolver knows, in order of
-// preference: clp (COIN-OR Clp) and gonum (pure Go, small models).
-func SolverNames() []string { return slices.Clone(backends.Names) }
+// SolverNames lists the names NewSolver knows: the LP backends in order
+// of preference — clp (COIN-OR Clp), highs (HiGHS, in builds with the
+// highs tag), gonum (pure Go, small models) — and auto, the first of them
+// built in (backends.Auto).
+func SolverNames() []string { return append(slices.Clone(backends.Names), "auto") }
 
 // NewSolver returns a fresh solver of the named backend (SolverNames) and
 // the function that releases it.
@@ -219,8 +220,8 @@ func (st Settings) Options() (Options, func(), error) {
 	}
 	opt.MaxModelBytes = mem << 20
 	opt.VerifyMaxBytes = opt.MaxModelBytes
-	if !slices.Contains(backends.Names, st.Solver) {
-		return opt, nil, &problem.FieldError{Field: FieldSolver, Value: st.Solver, Want: strings.Join(backends.Names, " or ")}
+	if !slices.Contains(SolverNames(), st.Solver) {
+		return opt, nil, &problem.FieldError{Field: FieldSolver, Value: st.Solver, Want: backends.Valid}
 	}
 	s, done, err := NewSolver(st.Solver)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -74,7 +75,7 @@ type RunConfig struct {
 	// Prune removes empty messages and re-solves (default true). The
 	// paper's model keeps them (prune = false).
 	Prune bool
-	// Solver is the LP backend, "clp" (default) or "gonum".
+	// Solver is the LP backend: "clp" (default), "highs", "gonum" or "auto".
 	Solver string
 	// Form is the LP form, "compact" (default), "paper" or "chain".
 	Form string
@@ -311,8 +312,8 @@ func parseRun(file string, t map[string]any, rc *RunConfig) error {
 			}
 		case "solver":
 			s, ok := v.(string)
-			if !ok || (s != "clp" && s != "gonum") {
-				return bad(`"clp" or "gonum"`)
+			if !ok || !slices.Contains(solve.SolverNames(), s) {
+				return bad(`"clp", "highs", "gonum" or "auto"`)
 			}
 			rc.Solver = s
 		case "form":

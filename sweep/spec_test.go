@@ -226,7 +226,7 @@ func TestSpecErrors(t *testing.T) {
 		{"stages word", map[string]string{"stages": `"max"`}, "", "problem.stages", `"min", "opt"`},
 		{"stages zero", map[string]string{"stages": "[0]"}, "", "problem.stages", `"min", "opt"`},
 		{"empty list", map[string]string{"D": "[]"}, "", "problem.D", "empty list"},
-		{"run solver", nil, "[run]\nsolver = \"cplex\"\n", "run.solver", `"clp" or "gonum"`},
+		{"run solver", nil, "[run]\nsolver = \"cplex\"\n", "run.solver", `"clp", "highs", "gonum" or "auto"`},
 		{"run unknown", nil, "[run]\nworkers = 2\n", "run.workers", "unknown key"},
 		{"top-level unknown", nil, "grid = 1\n", "grid", "unknown key"},
 	}

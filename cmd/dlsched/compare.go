@@ -37,7 +37,7 @@ func compareCommand() *cli.Command {
 		&cli.StringFlag{Name: "strategies", Usage: "comma separated subset of " + strings.Join(compare.Strategies, ",")},
 		&cli.StringFlag{Name: "nmax", Value: "50", Usage: "largest number of stages the dls search tries (0: n_min + 200)"},
 		&cli.StringFlag{Name: "max-lp-seconds", Value: strconv.Itoa(compare.DefaultMaxLPSeconds), Usage: "refuse a run whose searches over n (dls, dls-known) are estimated to take more seconds of LP solving in all"},
-		&cli.StringFlag{Name: "solver", Value: "clp", Usage: "LP solver: clp or gonum"},
+		&cli.StringFlag{Name: "solver", Value: "clp", Usage: "LP solver: clp, highs (builds with -tags highs), gonum or auto"},
 		&cli.StringFlag{Name: "plot", Usage: "draw makespan against the task count (.svg or .png)"},
 		&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json"},
 		&cli.StringFlag{Name: "out", Usage: "write the report to this file instead of stdout"},

@@ -22,7 +22,7 @@ const largeLPBytes = 64 << 20
 
 func solverFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "solver", Value: "clp", Usage: "LP backend: " + strings.Join(solve.SolverNames(), " or ")},
+		&cli.StringFlag{Name: "solver", Value: "clp", Usage: "LP backend: " + strings.Join(solve.SolverNames(), ", ") + " (highs in builds with -tags highs; auto: the first built in)"},
 		&cli.StringFlag{Name: "algorithm", Value: "auto", Usage: "first LP algorithm: auto, dual, primal or barrier (others follow if the gap is too wide)"},
 		&cli.StringFlag{Name: "form", Value: "compact", Usage: "LP form: compact (suffix sums), paper (as printed) or chain (compute-start chains; Cmax in one row per processor or layer)"},
 		&cli.Float64Flag{Name: "tolerance", Value: solve.DefaultTolerance, Usage: "certified relative gap to reach"},

@@ -8,10 +8,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/dlsched/dlsched/internal/atomicfile"
+	"github.com/dlsched/dlsched/solve"
 	"github.com/dlsched/dlsched/sweep"
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
@@ -86,7 +88,7 @@ func sweepCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "sweep",
 		Usage: "solve every point of a parameter grid (TOML spec); resumable, sharded, parallel",
-		UsageText: "dlsched sweep SPEC.toml [--out FILE.jsonl|FILE.csv] [--workers N] [--shard i/N | --shards N] [--no-verify] [--solver clp|gonum] [--max-stages N]\n\n" +
+		UsageText: "dlsched sweep SPEC.toml [--out FILE.jsonl|FILE.csv] [--workers N] [--shard i/N | --shards N] [--no-verify] [--solver clp|highs|gonum|auto] [--max-stages N]\n\n" +
 			"Rows are appended to the JSON-lines results file one whole line at a time; run the same command again to resume.\n" +
 			"Without --shard, Slurm array variables (SLURM_ARRAY_TASK_ID, _COUNT, _MIN) or JOB_COMPLETION_INDEX with\n" +
 			"--shards/DLSCHED_SHARDS (Kubernetes Indexed Jobs) choose the shard. With --format csv (or --out FILE.csv) the\n" +
@@ -100,7 +102,7 @@ func sweepCommand() *cli.Command {
 			&cli.IntFlag{Name: "shards", Usage: "shard count for JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs); or DLSCHED_SHARDS"},
 			&cli.BoolFlag{Name: "no-verify", Usage: "skip the executor's check of every schedule (overrides run.verify)"},
 			noTimingsFlag(),
-			&cli.StringFlag{Name: "solver", Usage: "LP backend clp or gonum (overrides run.solver)"},
+			&cli.StringFlag{Name: "solver", Usage: "LP backend: clp, highs (builds with -tags highs), gonum or auto (overrides run.solver)"},
 			&cli.IntFlag{Name: "max-stages", Value: -1, Usage: "record points with more stages as skipped (overrides run.max_stages; 0: no limit)"},
 			&cli.BoolFlag{Name: "quiet", Usage: "no progress bar and no summary"},
 			&cli.BoolFlag{Name: "list", Usage: "print the shard's points (index and key) and exit"},
@@ -242,8 +244,8 @@ func sweepOptions(c *cli.Context, sp *sweep.Spec, sh sweep.Shard) (sweep.Options
 	}
 	opt.NoTimings = c.Bool("no-timings")
 	if s := c.String("solver"); s != "" {
-		if s != "clp" && s != "gonum" {
-			return opt, usagef("invalid --solver %s: want clp or gonum", s)
+		if !slices.Contains(solve.SolverNames(), s) {
+			return opt, usagef("invalid --solver %s: want %s", s, strings.Join(solve.SolverNames(), ", "))
 		}
 		opt.Run.Solver = s
 	}
