@@ -55,8 +55,7 @@ func (f *farm) carry(p *executor.Proc, d *direction, from, to *worker, bytes, pa
 // spawnFeeder starts the farmer's process on its link to a top worker.
 func (f *farm) spawnFeeder(to *worker, d *direction) {
 	name := fmt.Sprintf("job link →%d", to.id+1)
-	wt := newWaiter(f.sim, name, &to.sig)
-	f.sim.SpawnDaemon(name, func(p *executor.Proc) { f.feeder(p, wt, to, d) })
+	f.spawn(name, func(p *executor.Proc, c *executor.Condition) { f.feeder(p, c, to, d) }, to)
 }
 
 // feeder is the farmer on one of its links, a sacrificial buffer: it
@@ -65,19 +64,19 @@ func (f *farm) spawnFeeder(to *worker, d *direction) {
 // ended, then holds it until the receiver has a free job slot. The
 // farmer's cost thus overlaps the wait for the receiver and the other
 // links' transfers, not this link's own previous transfer (docs/day.md).
-func (f *farm) feeder(p *executor.Proc, wt *waiter, to *worker, d *direction) {
+func (f *farm) feeder(p *executor.Proc, c *executor.Condition, to *worker, d *direction) {
 	for {
-		wt.until(p, func() bool { return f.next < f.total })
+		c.WaitFor(p, func() bool { return f.next < f.total })
 		jb := job{id: f.next, time: f.c.jobTime(f.next)}
 		f.next++
 		if f.c.FarmerCost > 0 {
 			f.farmer.Compute(p, f.c.FarmerCost, executor.High)
 		}
-		wt.until(p, func() bool { return to.jUsed < f.h.J })
+		c.WaitFor(p, func() bool { return to.jUsed < f.h.J })
 		to.jUsed++ // the receiver's slot, reserved when the transfer starts
 		f.carry(p, d, nil, to, f.jobBytes, f.c.MessageBytes)
 		to.jobs.Push(jb)
-		to.sig.notify()
+		to.changed()
 	}
 }
 
@@ -85,17 +84,16 @@ func (f *farm) feeder(p *executor.Proc, wt *waiter, to *worker, d *direction) {
 // child l.
 func (f *farm) spawnJobHop(from *worker, l int, to *worker, d *direction) {
 	name := fmt.Sprintf("job link →%d", to.id+1)
-	wt := newWaiter(f.sim, name, &from.sig, &to.sig)
-	f.sim.SpawnDaemon(name, func(p *executor.Proc) { f.jobHop(p, wt, from, l, to, d) })
+	f.spawn(name, func(p *executor.Proc, c *executor.Condition) { f.jobHop(p, c, from, l, to, d) }, from, to)
 }
 
 // jobHop moves jobs from a worker to its child l: from the committed slots
 // of that link (P > 0), or else straight from the shared J slots when the
 // local worker does not claim the job first.
-func (f *farm) jobHop(p *executor.Proc, wt *waiter, from *worker, l int, to *worker, d *direction) {
+func (f *farm) jobHop(p *executor.Proc, c *executor.Condition, from *worker, l int, to *worker, d *direction) {
 	h, local := f.h, !f.c.DistantFirst
 	for {
-		wt.until(p, func() bool {
+		c.WaitFor(p, func() bool {
 			if to.jUsed >= h.J {
 				return false
 			}
@@ -118,8 +116,8 @@ func (f *farm) jobHop(p *executor.Proc, wt *waiter, from *worker, l int, to *wor
 			from.jUsed--
 		}
 		to.jobs.Push(jb)
-		from.sig.notify()
-		to.sig.notify()
+		from.changed()
+		to.changed()
 	}
 }
 
@@ -128,17 +126,16 @@ func (f *farm) jobHop(p *executor.Proc, wt *waiter, from *worker, l int, to *wor
 // being the parent's inbound link.
 func (f *farm) spawnResultHop(from, to *worker, l int, d *direction) {
 	name := fmt.Sprintf("result link %d→", from.id+1)
-	wt := newWaiter(f.sim, name, &from.sig, &to.sig)
-	f.sim.SpawnDaemon(name, func(p *executor.Proc) { f.resultHop(p, wt, from, to, l, d) })
+	f.spawn(name, func(p *executor.Proc, c *executor.Condition) { f.resultHop(p, c, from, to, l, d) }, from, to)
 }
 
 // resultHop moves results from a worker's collector slots to the
 // receiver's inbound slots of link l (Q > 0), or else straight into its
 // collector slots when its own worker is not depositing a result.
-func (f *farm) resultHop(p *executor.Proc, wt *waiter, from, to *worker, l int, d *direction) {
+func (f *farm) resultHop(p *executor.Proc, c *executor.Condition, from, to *worker, l int, d *direction) {
 	h := f.h
 	for {
-		wt.until(p, func() bool {
+		c.WaitFor(p, func() bool {
 			if from.results.Len() == 0 {
 				return false
 			}
@@ -160,8 +157,8 @@ func (f *farm) resultHop(p *executor.Proc, wt *waiter, from, to *worker, l int, 
 		} else {
 			to.results.Push(r)
 		}
-		from.sig.notify()
-		to.sig.notify()
+		from.changed()
+		to.changed()
 	}
 }
 
@@ -170,19 +167,18 @@ func (f *farm) resultHop(p *executor.Proc, wt *waiter, from, to *worker, l int, 
 // collects).
 func (f *farm) spawnHarvester(from *worker, d *direction) {
 	name := fmt.Sprintf("result link %d→", from.id+1)
-	wt := newWaiter(f.sim, name, &from.sig)
-	f.sim.SpawnDaemon(name, func(p *executor.Proc) { f.harvester(p, wt, from, d) })
+	f.spawn(name, func(p *executor.Proc, c *executor.Condition) { f.harvester(p, c, from, d) }, from)
 }
 
 // harvester takes every result the worker offers; the last result ends
 // the run.
-func (f *farm) harvester(p *executor.Proc, wt *waiter, from *worker, d *direction) {
+func (f *farm) harvester(p *executor.Proc, c *executor.Condition, from *worker, d *direction) {
 	for {
-		wt.until(p, func() bool { return from.results.Len() > 0 })
+		c.WaitFor(p, func() bool { return from.results.Len() > 0 })
 		from.results.Pop()
 		f.carry(p, d, from, nil, f.resBytes, f.c.resultBytes())
 		from.rUsed--
 		f.arrive(p)
-		from.sig.notify()
+		from.changed()
 	}
 }
