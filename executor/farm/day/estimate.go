@@ -1,8 +1,10 @@
 package day
 
 import (
+	"fmt"
 	"math"
-	"strconv"
+
+	"github.com/dlsched/dlsched/platform"
 )
 
 // Estimate is what a run is expected to cost, from its inputs alone
@@ -60,31 +62,54 @@ func clamp(x float64) int64 {
 	return int64(x)
 }
 
-// checkLimits refuses an estimate beyond Config.MaxEvents or
-// Config.MaxBytes; events names the input to blame for the events (the
-// memory grows with Config.Workers only).
-func (c *Config) checkLimits(e Estimate, events, value string) error {
-	if c.MaxBytes > 0 && e.Bytes > c.MaxBytes {
-		return &LimitError{Field: "Config.Workers", Value: strconv.Itoa(c.Workers), Limit: "Config.MaxBytes",
-			Estimate: (e.Bytes + 1<<20 - 1) >> 20, Max: c.MaxBytes >> 20, Unit: "MB"}
+// checkLimits refuses an estimate beyond l (*platform.LimitError): what
+// names the run, fewer what else would make it smaller (the memory grows
+// with Config.Workers only).
+func (c *Config) checkLimits(e Estimate, l platform.Limits, what, fewer string) error {
+	if l.MaxBytes > 0 && e.Bytes > l.MaxBytes {
+		return &platform.LimitError{Pkg: pkg, What: what, Need: float64((e.Bytes + 1<<20 - 1) >> 20),
+			Limit: float64(l.MaxBytes) / (1 << 20), Unit: "MB of memory", Field: "Limits.MaxBytes", Fewer: "workers ({Config.Workers})"}
 	}
-	if c.MaxEvents > 0 && e.Events > c.MaxEvents {
-		return &LimitError{Field: events, Value: value, Limit: "Config.MaxEvents",
-			Estimate: e.Events, Max: c.MaxEvents, Unit: "events"}
+	if l.MaxEvents > 0 && e.Events > l.MaxEvents {
+		return &platform.LimitError{Pkg: pkg, What: what, Need: float64(e.Events), Limit: float64(l.MaxEvents),
+			Unit: "simulation events", Bound: true, Field: "Limits.MaxEvents", Fewer: fewer}
 	}
 	return nil
 }
 
-// CheckLimits refuses a valid configuration whose Estimate exceeds
-// MaxEvents or MaxBytes (*LimitError naming the input that makes the run
-// large: Workers, or JobsPerWorker or TotalJobs when set).
-func (c *Config) CheckLimits() error {
-	field, value := "Config.Workers", strconv.Itoa(c.Workers)
+// checkOptions refuses negative limits and a trace of a run that
+// simulates nothing.
+func checkOptions(opt platform.RunOptions) error {
+	switch {
+	case opt.MaxEvents < 0:
+		return bad("Limits.MaxEvents", opt.MaxEvents, "0 (no limit) or a positive number of events")
+	case opt.MaxBytes < 0:
+		return bad("Limits.MaxBytes", opt.MaxBytes, "0 (no limit) or a positive number of bytes")
+	case opt.NoSim && opt.Trace != nil:
+		return bad("RunOptions.Trace", "(a recorder)", "none with {RunOptions.NoSim}: nothing is simulated")
+	}
+	return nil
+}
+
+// Check does what Run does before anything is allocated: it validates the
+// configuration and the options, and unless opt.NoSim refuses a run whose
+// Estimate exceeds opt's limits (*platform.LimitError; zero limits are
+// none, the package's default). The events are blamed on the workers, or
+// on Config.JobsPerWorker or Config.TotalJobs when set.
+func (c *Config) Check(opt platform.RunOptions) error {
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	if err := checkOptions(opt); err != nil || opt.NoSim {
+		return err
+	}
+	fewer := "workers ({Config.Workers})"
 	switch {
 	case c.TotalJobs > 0:
-		field, value = "Config.TotalJobs", strconv.Itoa(c.TotalJobs)
+		fewer = "jobs ({Config.TotalJobs})"
 	case c.JobsPerWorker > 0:
-		field, value = "Config.JobsPerWorker", strconv.Itoa(c.JobsPerWorker)
+		fewer = "jobs ({Config.JobsPerWorker})"
 	}
-	return c.checkLimits(c.Estimate(), field, value)
+	what := fmt.Sprintf("a %s of %d workers with %d jobs", c.Layout, c.Workers, c.jobs())
+	return c.checkLimits(c.Estimate(), opt.Limits, what, fewer)
 }

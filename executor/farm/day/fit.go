@@ -3,6 +3,8 @@ package day
 import (
 	"context"
 	"math"
+
+	"github.com/dlsched/dlsched/platform"
 )
 
 // Fit is the result of FitCPUPerMessage.
@@ -24,11 +26,11 @@ func FitCPUPerMessage(ctx context.Context, base Config, fitJ, fitEff []float64, 
 	eff := func(y, j float64) (float64, error) {
 		c := base
 		c.CPUPerMessage, c.JobTime = y, j
-		r, err := Simulate(ctx, &c)
+		r, err := Run(ctx, c, platform.RunOptions{})
 		if err != nil {
 			return 0, err
 		}
-		return r.Efficiency, nil
+		return r.Simulated.Efficiency, nil
 	}
 	loss := func(y float64) (float64, error) {
 		sum := 0.0

@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/dlsched/dlsched/platform"
 )
 
 // Report is the model beside the simulation, as printed by `dlsched farm
@@ -53,21 +55,20 @@ func params(c *Config) Parameters {
 		CPUPerMessage: c.CPUPerMessage, Priority: pri}
 }
 
-// Run evaluates the model and, unless noSim, simulates. Bad input is a
-// *FieldError or a *LimitError, returned before anything is allocated.
-func Run(ctx context.Context, c *Config, noSim bool) (*Report, error) {
-	if err := c.Validate(); err != nil {
+// Run evaluates the model and, unless opt.NoSim, simulates the farm
+// (opt.Progress is called with the results arrived of Config.Jobs; the
+// run is recorded into opt.Trace when set). Bad input is a
+// *platform.FieldError and a run beyond opt.Limits a
+// *platform.LimitError, both returned before anything is allocated.
+func Run(ctx context.Context, cfg Config, opt platform.RunOptions) (*Report, error) {
+	c := &cfg
+	if err := c.Check(opt); err != nil {
 		return nil, err
 	}
-	if !noSim {
-		if err := c.CheckLimits(); err != nil {
-			return nil, err
-		}
-	}
 	r := &Report{Model: "day", Parameters: params(c), Predicted: Predict(c)}
-	if !noSim {
+	if !opt.NoSim {
 		var err error
-		if r.Simulated, err = Simulate(ctx, c); err != nil {
+		if r.Simulated, err = simulate(ctx, c, opt); err != nil {
 			return nil, err
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/dlsched/dlsched/executor"
+	"github.com/dlsched/dlsched/platform"
 )
 
 // Result is what a simulation observed (JSON field names are part of the
@@ -57,17 +58,12 @@ type farm struct {
 	res      *Result
 }
 
-// Simulate runs the farm on the kernel: the farmer, the workers with their
-// harness slots, the links, and the harvester (line) or the farmer
-// collecting results (tree). See the package documentation.
-func Simulate(ctx context.Context, c *Config) (*Result, error) {
-	if err := c.Validate(); err != nil {
-		return nil, err
-	}
-	if err := c.CheckLimits(); err != nil {
-		return nil, err
-	}
-	f := newFarm(c)
+// simulate runs a valid farm on the kernel: the farmer, the workers with
+// their harness slots, the links, and the harvester (line) or the farmer
+// collecting results (tree). See the package documentation; Run checks
+// the configuration and the options first.
+func simulate(ctx context.Context, c *Config, opt platform.RunOptions) (*Result, error) {
+	f := newFarm(c, opt)
 	if c.Layout == Line {
 		f.wireLine()
 	} else {
@@ -79,8 +75,8 @@ func Simulate(ctx context.Context, c *Config) (*Result, error) {
 	if err := f.sim.Run(ctx); err != nil {
 		return nil, fmt.Errorf("day: simulation: %w", err)
 	}
-	if c.Progress != nil {
-		c.Progress(f.received)
+	if opt.Progress != nil {
+		opt.Progress(f.received, f.total)
 	}
 	if f.received < f.total {
 		return nil, fmt.Errorf("day: simulation: %d of %d results arrived", f.received, f.total)
@@ -91,13 +87,13 @@ func Simulate(ctx context.Context, c *Config) (*Result, error) {
 // newFarm builds the worker processors and the topology: the farmer feeds
 // worker 1 (line) or workers 1-3 (tree); a tree's children are in heap
 // order.
-func newFarm(c *Config) *farm {
+func newFarm(c *Config, opt platform.RunOptions) *farm {
 	s := c.setupBytes()
 	f := &farm{c: c, h: c.Harness, bw: c.Bandwidth, fac: c.bidir(),
 		jobBytes: c.MessageBytes + s, resBytes: c.resultBytes() + s, total: c.jobs()}
 	var progress func(float64, int64)
-	if c.Progress != nil {
-		progress = func(float64, int64) { c.Progress(f.received) }
+	if opt.Progress != nil {
+		progress = func(float64, int64) { opt.Progress(f.received, f.total) }
 	}
 	sim := executor.NewSim(executor.SimConfig{Progress: progress})
 	f.sim = sim
