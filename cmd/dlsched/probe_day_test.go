@@ -1,9 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dlsched/dlsched/schema"
+	"github.com/dlsched/dlsched/schema/validate"
+	"github.com/dlsched/dlsched/trace"
 )
 
 // dayBase is a valid `farm day` run (Section 4.9.3's line of 8) with
@@ -144,4 +151,59 @@ func TestProbeDayResultMessages(t *testing.T) {
 	if !strings.Contains(out, "(job 0.00332927 s, result 1.04523e-05 s)") {
 		t.Errorf("--result-bytes 0:\n%s", out)
 	}
+}
+
+// --trace writes the simulated run as a Chrome trace (Perfetto,
+// chrome://tracing): it validates against schema/trace.schema.json, no
+// two spans of one track overlap, its last event ends at the makespan the
+// report gives, and it has a process per node (the farmer, each worker,
+// the harvester). The report is the one written without --trace.
+func TestProbeDayTrace(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "day.json")
+	args := append(dayBase("workers", "4", "cpu-per-message", "1e-4", "farmer-cost", "1e-3"), "--format", "json")
+	out, errOut, code, _ := probe(t, append(args, "--trace", path)...)
+	plain, _, _, _ := probe(t, args...)
+	if code != 0 || errOut != "" || out != plain {
+		t.Fatalf("exit %d, stderr %q; the report differs from the untraced one: %v", code, errOut, out != plain)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := validate.Document(b, schema.Trace); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := trace.Read(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := decodeJSON(t, out)["simulated"].(map[string]any)["makespan"].(float64)
+	if o := doc.Overlap(1e-12 * ms); o != "" {
+		t.Error(o)
+	}
+	if end := doc.End(); math.Abs(end-ms) > 1e-9*ms || doc.Makespan != ms || doc.Unit != "s" {
+		t.Errorf("trace ends at %.12g (otherData: makespan %g, unit %q), the report's makespan is %.12g", end, doc.Makespan, doc.Unit, ms)
+	}
+	procs := map[string]bool{}
+	for _, s := range doc.Spans {
+		procs[s.Process] = true
+	}
+	for _, p := range []string{"farmer", "worker 1", "worker 2", "worker 3", "worker 4"} {
+		if !procs[p] {
+			t.Errorf("no spans of %q: %v", p, procs)
+		}
+	}
+	if len(doc.Instants) != 1 || doc.Instants[0].Process != "harvester" {
+		t.Errorf("instants %+v, want the harvester's last result", doc.Instants)
+	}
+	// Nothing to trace, a trace the memory limit does not allow, a file
+	// that is not .json: one line, before anything is run.
+	refused(t, "invalid --trace: --no-sim simulates nothing to trace", append(dayBase(), "--no-sim", "--trace", path)...)
+	refused(t, "invalid --trace: --granularity runs one farm per job size",
+		"farm", "day", "--granularity", "--workers", "4", "--bandwidth", "1.51MiB", "--setup-time", "3e-6", "--trace", path)
+	refused(t, "invalid --no-sim: the granularity study simulates every job size",
+		"farm", "day", "--granularity", "--workers", "4", "--bandwidth", "1.51MiB", "--setup-time", "3e-6", "--no-sim")
+	refused(t, "a line of 157 workers with 15700 jobs and its trace needs about 2443 MB of memory, more than --max-memory 1024",
+		append(dayBase("workers", "157"), "--trace", path)...)
+	refused(t, "--trace", append(dayBase(), "--trace", filepath.Join(t.TempDir(), "day.txt"))...)
 }

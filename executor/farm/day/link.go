@@ -14,6 +14,7 @@ type direction struct {
 	cpu   *executor.CPU
 	other *direction
 	busy  bool
+	node  string // the sending node's name in a trace
 }
 
 // transfer blocks p while the direction carries bytes (set-up included).
@@ -32,24 +33,33 @@ func (d *direction) transfer(p *executor.Proc, bytes, bw, factor float64) {
 	}
 }
 
-// steal charges a worker processor the CPU it loses to one message it
-// sends or receives (cycle stealing), at high priority.
-func (f *farm) steal(x *worker) {
+// steal charges a worker processor the CPU it loses to one message (of
+// kind "job" or "result", of job jb) it sends or receives (cycle
+// stealing), at high priority.
+func (f *farm) steal(x *worker, kind string, jb job) {
 	if x != nil && f.c.CPUPerMessage > 0 {
-		x.cpu.Submit(f.c.CPUPerMessage, executor.High, nil)
+		x.cpu.Submit(f.c.CPUPerMessage, executor.High, f.stolen(x, kind, jb))
 	}
 }
 
-// carry moves one message of bytes (set-up included; payload without)
-// over d, occam style: the sender loses its cycles, the link is busy for
-// the message, then the receiver loses its cycles. from or to is nil for
+// carry moves one message, jb's job or its result, over d, occam style:
+// the sender loses its cycles, the link is busy for the message (set-up
+// included), then the receiver loses its cycles. from or to is nil for
 // the farmer or the harvester.
-func (f *farm) carry(p *executor.Proc, d *direction, from, to *worker, bytes, payload float64) {
-	f.steal(from)
+func (f *farm) carry(p *executor.Proc, d *direction, from, to *worker, jb job, result bool) {
+	kind, bytes, payload := "job", f.jobBytes, f.c.MessageBytes
+	if result {
+		kind, bytes, payload = "result", f.resBytes, f.c.resultBytes()
+	}
+	f.steal(from, kind, jb)
+	start := p.Now()
 	d.transfer(p, bytes, f.bw, f.fac)
 	f.res.Messages++
 	f.res.Bytes += payload
-	f.steal(to)
+	if f.rec != nil {
+		f.traceTransfer(d, kind, jb, payload, start, p.Now())
+	}
+	f.steal(to, kind, jb)
 }
 
 // spawnFeeder starts the farmer's process on its link to a top worker.
@@ -71,10 +81,13 @@ func (f *farm) feeder(p *executor.Proc, c *executor.Condition, to *worker, d *di
 		f.next++
 		if f.c.FarmerCost > 0 {
 			f.farmer.Compute(p, f.c.FarmerCost, executor.High)
+			if f.rec != nil {
+				f.traceFarmer(jb, p.Now())
+			}
 		}
 		c.WaitFor(p, func() bool { return to.jUsed < f.h.J })
 		to.jUsed++ // the receiver's slot, reserved when the transfer starts
-		f.carry(p, d, nil, to, f.jobBytes, f.c.MessageBytes)
+		f.carry(p, d, nil, to, jb, false)
 		to.jobs.Push(jb)
 		to.changed()
 	}
@@ -109,7 +122,7 @@ func (f *farm) jobHop(p *executor.Proc, c *executor.Condition, from *worker, l i
 			jb = from.jobs.Pop()
 		}
 		to.jUsed++
-		f.carry(p, d, from, to, f.jobBytes, f.c.MessageBytes)
+		f.carry(p, d, from, to, jb, false)
 		if h.P > 0 {
 			from.pUsed[l]--
 		} else {
@@ -150,7 +163,7 @@ func (f *farm) resultHop(p *executor.Proc, c *executor.Condition, from, to *work
 		} else {
 			to.rUsed++
 		}
-		f.carry(p, d, from, to, f.resBytes, f.c.resultBytes())
+		f.carry(p, d, from, to, r, true)
 		from.rUsed--
 		if h.Q > 0 {
 			to.q[l].Push(r)
@@ -175,8 +188,8 @@ func (f *farm) spawnHarvester(from *worker, d *direction) {
 func (f *farm) harvester(p *executor.Proc, c *executor.Condition, from *worker, d *direction) {
 	for {
 		c.WaitFor(p, func() bool { return from.results.Len() > 0 })
-		from.results.Pop()
-		f.carry(p, d, from, nil, f.resBytes, f.c.resultBytes())
+		r := from.results.Pop()
+		f.carry(p, d, from, nil, r, true)
 		from.rUsed--
 		f.arrive(p)
 		from.changed()

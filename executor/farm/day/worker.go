@@ -28,6 +28,7 @@ type worker struct {
 	done     int
 	first    float64
 	started  bool
+	node     string // the processor's name in a trace
 }
 
 // spawnHarness starts a worker processor's processes: the worker, and the
@@ -74,11 +75,15 @@ func (f *farm) work(p *executor.Proc, c *executor.Condition, x *worker) {
 		jb := x.jobs.Pop()
 		x.jUsed--
 		x.waiting = false
+		start := p.Now()
 		if !x.started {
-			x.started, x.first = true, p.Now()
+			x.started, x.first = true, start
 		}
 		x.changed()
 		x.cpu.Compute(p, jb.time, executor.Low)
+		if f.rec != nil {
+			f.traceCompute(x, jb, start, p.Now())
+		}
 		x.done++
 		jb.worker = x.id
 		x.deposit = true
