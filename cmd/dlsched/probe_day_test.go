@@ -207,3 +207,30 @@ func TestProbeDayTrace(t *testing.T) {
 		append(dayBase("workers", "157"), "--trace", path)...)
 	refused(t, "--trace", append(dayBase(), "--trace", filepath.Join(t.TempDir(), "day.txt"))...)
 }
+
+// The documented commands' JSON declares its format first and validates
+// against schema/day.schema.json and schema/day-study.schema.json.
+func TestProbeDayJSON(t *testing.T) {
+	for _, c := range []struct {
+		format string
+		args   []string
+	}{
+		{schema.Day, dayBase()},
+		{schema.Day, append(dayBase("workers", "100000"), "--no-sim")},
+		{schema.Day, []string{"farm", "day", "--layout", "tree", "--workers", "3", "--message-bytes", "4096", "--job-time", "0.005",
+			"--bandwidth", "1.177MiB", "--setup-bytes", "12.9", "--bidirectional-factor", "0.5"}},
+		{schema.DayStudy, []string{"farm", "day", "--granularity", "--workers", "4", "--harness", "A", "--bandwidth", "1.51MiB",
+			"--setup-time", "3e-6", "--total-work", "8", "--job-times", "0.01,0.1,0.5"}},
+	} {
+		out, errOut, code, _ := probe(t, append(c.args, "--format", "json")...)
+		if code != 0 || errOut != "" {
+			t.Fatalf("%v: exit %d, %s", c.args, code, errOut)
+		}
+		if !strings.HasPrefix(out, "{\n  \"format\": \""+c.format+"\",\n") {
+			t.Errorf("%v: does not begin with its format:\n%.80s", c.args, out)
+		}
+		if err := validate.Document([]byte(out), c.format); err != nil {
+			t.Errorf("%v: %v", c.args, err)
+		}
+	}
+}

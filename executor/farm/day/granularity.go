@@ -24,6 +24,9 @@ type GranularityRow struct {
 // into equal jobs, messages proportional to the job time. DLS gives the
 // same platform in dlsched solve's terms (see Granularity).
 type GranularityReport struct {
+	// Format is the document's declared format (StudyFormat), written
+	// first.
+	Format         string           `json:"format"`
 	Model          string           `json:"model"`
 	Parameters     Parameters       `json:"parameters"`
 	TotalWork      float64          `json:"total_work"`
@@ -132,7 +135,7 @@ func Granularity(ctx context.Context, base Config, s Study, opt platform.RunOpti
 	for i := range cfgs {
 		total += cfgs[i].jobs()
 	}
-	r := &GranularityReport{Model: "day", TotalWork: s.TotalWork, BytesPerSec: s.BytesPerSecond, BestMakespan: math.Inf(1)}
+	r := &GranularityReport{Format: StudyFormat, Model: "day", TotalWork: s.TotalWork, BytesPerSec: s.BytesPerSecond, BestMakespan: math.Inf(1)}
 	done := 0
 	for i := range cfgs {
 		c := &cfgs[i]
@@ -193,11 +196,14 @@ func (s *Study) Size(base Config) (jobs int, events int64) {
 	return jobs, events
 }
 
-// WriteJSON writes the study as indented JSON.
+// WriteJSON writes the study as indented JSON, "format" (StudyFormat)
+// first (schema/day-study.schema.json).
 func (r *GranularityReport) WriteJSON(w io.Writer) error {
+	out := *r
+	out.Format = StudyFormat
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	return enc.Encode(&out)
 }
 
 // WriteTable writes one line per job size.
