@@ -5,7 +5,7 @@ PKGS    := ./...
 # packages whose code runs goroutines concurrently: checked with -race
 RACE    := ./executor/... ./sweep/... ./solver/...
 
-.PHONY: all deps deps-test build demo test fuzz bench bench-full bench-lp bench-figures figures clean
+.PHONY: all deps deps-test build demo test test-slow fuzz bench bench-full bench-lp bench-figures figures clean
 
 all: build
 
@@ -31,6 +31,12 @@ test: deps-test
 	$(GO) test -count=1 $(PKGS)
 	$(GO) test -count=1 -race -short $(RACE)
 	bash scripts/fuzz.sh 3s
+
+# The slow tier: make test plus the long simulations of the papers' tables
+# that make test leaves out to stay within ten minutes on two cores
+# (Pfarm's Table 3 chains of 32 and 64, Table 6 chains above 16).
+test-slow: deps-test
+	DLSCHED_SLOW=1 $(GO) test -count=1 -timeout 60m $(PKGS)
 
 # Every fuzz target (readers of schedules, specs, results, graphs; the CLI's
 # number parsing) for FUZZTIME each.

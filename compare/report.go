@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 
 	"github.com/dlsched/dlsched/plotting"
@@ -17,6 +18,16 @@ func (r *Report) WriteJSON(w io.Writer) error {
 }
 
 func g(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
+
+func f3(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }
+
+// opt formats a value that may be absent ("-").
+func opt(x *float64, f func(float64) string) string {
+	if x == nil {
+		return "-"
+	}
+	return f(*x)
+}
 
 // Describe renders the platform in one line.
 func (p *Platform) Describe() string {
@@ -54,30 +65,61 @@ func (r *Report) WriteTable(w io.Writer) error {
 			fmt.Fprintf(w, "%-10s %6s %12s %7s %9s %12s %6s %8s %9s  skipped: %s\n", x.Strategy, tasks, "-", "-", "-", "-", "-", "-", "-", x.Note)
 			continue
 		}
-		ratio := "-"
-		if x.Ratio > 0 {
-			ratio = strconv.FormatFloat(x.Ratio, 'f', 3, 64)
-		}
-		fmt.Fprintf(w, "%-10s %6s %12s %7s %9d %12s %6.3f %8v %9v  %s\n", x.Strategy, tasks, g(x.Makespan), ratio, x.Messages, g(x.Units), x.Utilisation, x.Verified, x.Completed, x.Note)
+		fmt.Fprintf(w, "%-10s %6s %12s %7s %9d %12s %6s %8v %9v  %s\n", x.Strategy, tasks, opt(x.Makespan, g), opt(x.Ratio, f3),
+			x.Messages, g(x.Units), opt(x.Utilisation, f3), x.Verified, x.Completed, x.Note)
 	}
-	fmt.Fprintf(w, "best: %s\n", r.Best)
+	best := r.Best
+	if best == "" {
+		best = "none: no strategy completed"
+	}
+	fmt.Fprintf(w, "best: %s\n", best)
 	return nil
 }
 
 // Chart draws makespan against the task count (log axis) for the farming
-// strategies, the divisible-load schedules as horizontal lines.
+// strategies, the planned schedules and the lower bound as horizontal
+// lines labelled with their values at the right end (the bound drawn
+// first, in grey, so that a plan within 1% of it stays visible and
+// named); the makespan axis is logarithmic when the makespans span more
+// than a factor of 4. Rows that did not complete are not drawn.
 func (r *Report) Chart() plotting.Chart {
-	c := plotting.Chart{Title: "Planning against farming", Note: r.Platform.Describe(), XLabel: "tasks M (load cut into M equal tasks)",
-		YLabel: "makespan (s)", LogX: true}
+	c := plotting.Chart{Title: "Planning against farming", Note: r.Platform.Describe(),
+		XLabel: "tasks M (the load cut into M equal tasks)", YLabel: "makespan (s)", LogX: true}
+	xmin, xmax := r.taskRange()
+	lo, hi := r.LowerBound, r.LowerBound
+	c.Series = append(c.Series, plotting.Series{Name: "lower bound", X: []float64{xmin, xmax}, Y: []float64{r.LowerBound, r.LowerBound},
+		Style: plotting.Line, Color: 8, EndLabel: "bound " + g(r.LowerBound)})
+	for _, s := range Strategies {
+		ser := plotting.Series{Name: s}
+		for _, x := range r.Rows {
+			if x.Strategy != s || !x.Completed || x.Skipped || (s == "dls-known" && x.Note == sameAsDls) {
+				continue
+			}
+			lo, hi = math.Min(lo, *x.Makespan), math.Max(hi, *x.Makespan)
+			if x.Tasks == 0 {
+				ser.X, ser.Y = []float64{xmin, xmax}, []float64{*x.Makespan, *x.Makespan}
+				ser.Style, ser.Name, ser.EndLabel = plotting.Line, s+" (planned)", s+" "+g(*x.Makespan)
+			} else {
+				ser.X, ser.Y = append(ser.X, float64(x.Tasks)), append(ser.Y, *x.Makespan)
+			}
+		}
+		if len(ser.X) > 0 {
+			c.Series = append(c.Series, ser)
+		}
+	}
+	c.LogY = hi > 4*lo
+	return c
+}
+
+// taskRange is the range of the task counts drawn (1..10 without farms).
+func (r *Report) taskRange() (float64, float64) {
 	var xmin, xmax float64
 	for _, x := range r.Rows {
-		if x.Tasks > 0 {
-			if xmin == 0 || float64(x.Tasks) < xmin {
-				xmin = float64(x.Tasks)
+		if t := float64(x.Tasks); x.Tasks > 0 {
+			if xmin == 0 || t < xmin {
+				xmin = t
 			}
-			if float64(x.Tasks) > xmax {
-				xmax = float64(x.Tasks)
-			}
+			xmax = math.Max(xmax, t)
 		}
 	}
 	if xmin == 0 {
@@ -86,25 +128,5 @@ func (r *Report) Chart() plotting.Chart {
 	if xmax == xmin {
 		xmax = xmin * 10
 	}
-	for _, s := range Strategies {
-		ser := plotting.Series{Name: s}
-		for _, x := range r.Rows {
-			if x.Strategy != s || x.Skipped || !x.Completed {
-				continue
-			}
-			if x.Tasks == 0 {
-				ser.X, ser.Y = []float64{xmin, xmax}, []float64{x.Makespan, x.Makespan}
-				ser.Style = plotting.Line
-				ser.Name = s + " (planned)"
-			} else {
-				ser.X, ser.Y = append(ser.X, float64(x.Tasks)), append(ser.Y, x.Makespan)
-			}
-		}
-		if len(ser.X) > 0 {
-			c.Series = append(c.Series, ser)
-		}
-	}
-	c.Series = append(c.Series, plotting.Series{Name: "lower bound", X: []float64{xmin, xmax}, Y: []float64{r.LowerBound, r.LowerBound}, Style: plotting.Line})
-
-	return c
+	return xmin, xmax
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/dlsched/dlsched/closedform"
@@ -46,6 +47,17 @@ func describe(p *problem.Problem) string {
 	}
 	fmt.Fprintf(&b, "  S=%s C=%s A=%s D=%s V=%s", g(p.S), g(p.C), g(p.A), schedule.Float(p.D), g(p.V))
 	return b.String()
+}
+
+// describeChart is describe for a chart's note, in its units, without D
+// when D is an axis (a note saying D=inf under a curve over D misled).
+func describeChart(p *problem.Problem, withD bool) string {
+	q := *p
+	s := describe(&q)
+	if !withD {
+		s = strings.Replace(s, " D="+schedule.Float(p.D).String(), "", 1)
+	}
+	return s + "  (S s per message, C and A s per unit, V units)"
 }
 
 func g(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
@@ -221,7 +233,7 @@ func (x NReport) Chart() plotting.Chart {
 		l = append(l, float64(pt.Bound))
 		differs = differs || pt.CmaxFull != pt.Cmax
 	}
-	ch := plotting.Chart{Title: "Cmax over n: " + describe(x.P), XLabel: "stages n", YLabel: "Cmax",
+	ch := plotting.Chart{Title: "Cmax over the number of stages n", Note: describeChart(x.P, true), XLabel: "stages n", YLabel: "Cmax (s)",
 		Series: []plotting.Series{{Name: "Cmax (" + curveName(r.Pruned) + ")", X: ns, Y: c}}}
 	if differs {
 		ch.Series = append(ch.Series, plotting.Series{Name: "Cmax (full pattern)", X: ns, Y: full})
@@ -317,10 +329,12 @@ func (x DReport) Chart() plotting.Chart {
 		ds = append(ds, float64(pt.D))
 		c = append(c, float64(pt.Cmax))
 	}
-	ch := plotting.Chart{Title: "Cmax over D (n " + r.Stages.String() + "): " + describe(x.P), XLabel: "buffer size D", YLabel: "Cmax", LogX: true,
+	ch := plotting.Chart{Title: "Cmax over the buffer size D (n: " + r.Stages.String() + ")", Note: describeChart(x.P, false),
+		XLabel: "buffer size D (units)", YLabel: "Cmax (s)", LogX: true,
 		Series: []plotting.Series{{Name: "Cmax", X: ds, Y: c}}}
 	if u := float64(r.Unlimited.Cmax); !math.IsInf(u, 0) && len(ds) > 0 {
-		ch.Series = append(ch.Series, plotting.Series{Name: "D = inf", X: []float64{ds[0], ds[len(ds)-1]}, Y: []float64{u, u}})
+		ch.Series = append(ch.Series, plotting.Series{Name: "unlimited buffers (D = inf)", X: []float64{ds[0], ds[len(ds)-1]}, Y: []float64{u, u},
+			Style: plotting.Line, EndLabel: "D = inf: " + strconv.FormatFloat(u, 'g', 6, 64)})
 	}
 	return ch
 }
@@ -427,15 +441,18 @@ func (x SurfaceReport) WriteCSV(w io.Writer) error {
 // Chart implements Report: one line per D over n (the paper's Fig. 9 as
 // curves).
 func (x SurfaceReport) Chart() plotting.Chart {
-	ch := plotting.Chart{Title: "Cmax over n and D", XLabel: "stages n", YLabel: "Cmax"}
+	ch := plotting.Chart{Title: "Cmax over n, one line per buffer size D", Note: describeChart(x.P, false), XLabel: "stages n", YLabel: "Cmax (s)"}
+	lo, hi := math.Inf(1), 0.0
 	for _, l := range x.R.Lines {
 		var ns, c []float64
 		for _, pt := range l.Curve {
 			ns = append(ns, float64(pt.Stages))
 			c = append(c, float64(pt.Cmax))
+			lo, hi = math.Min(lo, float64(pt.Stages)), math.Max(hi, float64(pt.Stages))
 		}
 		ch.Series = append(ch.Series, plotting.Series{Name: fracLabel(l.D, x.P.V), X: ns, Y: c})
 	}
+	ch.LogX = hi > 20*lo // n from 1 to hundreds: the small n are not squeezed into a corner
 	return ch
 }
 
@@ -543,7 +560,8 @@ func (x SplitReport) WriteCSV(w io.Writer) error {
 // classic algorithms as horizontal lines; logarithmic Cmax.
 func (x SplitReport) Chart() plotting.Chart {
 	r := x.R
-	ch := plotting.Chart{Title: "single computing layer vs classic: " + describe(x.P), XLabel: "computing layer i", YLabel: "Cmax", LogY: true}
+	ch := plotting.Chart{Title: "Single computing layer against the classic algorithms", Note: describeChart(x.P, true),
+		XLabel: "computing layer i", YLabel: "Cmax (s)", LogY: true}
 	var xs, ys []float64
 	for _, c := range r.Candidates {
 		if len(c.Compute) == 1 && c.Skipped == "" {
@@ -564,7 +582,8 @@ func (x SplitReport) Chart() plotting.Chart {
 	}
 	for _, c := range r.Classic {
 		v := float64(c.Cmax)
-		ch.Series = append(ch.Series, plotting.Series{Name: "classic " + c.Order, X: []float64{1, float64(x.P.H)}, Y: []float64{v, v}})
+		ch.Series = append(ch.Series, plotting.Series{Name: "classic " + c.Order, X: []float64{1, float64(x.P.H)}, Y: []float64{v, v},
+			Style: plotting.Line, EndLabel: c.Order + " " + strconv.FormatFloat(v, 'g', 5, 64)})
 	}
 	return ch
 }

@@ -40,6 +40,12 @@ type Series struct {
 	// series' position, so that a model's line and its measurements can
 	// share a colour; glyph and dash still follow the position.
 	Color int
+	// EndLabel, if set, is written in the series' colour just above the
+	// right end of its line (e.g. the value of a reference line); labels
+	// that would overlap are stacked, so that lines too close to tell
+	// apart are still both named (issue 27: compare's planned makespan,
+	// 0.5056, hid under the bound, 0.5).
+	EndLabel string
 }
 
 // Chart describes a figure.
@@ -117,14 +123,11 @@ func (t tickLabels) Ticks(min, max float64) []plot.Tick {
 		}
 	}
 	if t.log && count < 3 {
-		// Label 1×, 2× and 5× each decade (once: LogTicks may repeat a
-		// decade as a major and a minor tick).
-		seen := map[float64]bool{}
-		for i := range ts {
-			v := ts[i].Value
-			m := v / math.Pow(10, math.Floor(math.Log10(v)+1e-9))
-			labelled[i] = !seen[v] && (math.Abs(m-1) < 1e-6 || math.Abs(m-2) < 1e-6 || math.Abs(m-5) < 1e-6)
-			seen[v] = seen[v] || labelled[i]
+		// Label 1×, 2× and 5× each decade, or every tick when that still
+		// labels fewer than two (a range inside one decade).
+		labelMantissas(ts, labelled, 1, 2, 5)
+		if n := countTrue(labelled); n < 2 {
+			labelMantissas(ts, labelled, 1, 2, 3, 4, 5, 6, 7, 8, 9)
 		}
 	}
 	var major []float64
@@ -141,6 +144,31 @@ func (t tickLabels) Ticks(min, max float64) []plot.Tick {
 		}
 	}
 	return ts
+}
+
+// labelMantissas marks the ticks whose value is one of the mantissas
+// times a power of ten (each value once).
+func labelMantissas(ts []plot.Tick, labelled []bool, mantissas ...float64) {
+	seen := map[float64]bool{}
+	for i := range ts {
+		v := ts[i].Value
+		m := v / math.Pow(10, math.Floor(math.Log10(v)+1e-9))
+		labelled[i] = false
+		for _, want := range mantissas {
+			labelled[i] = labelled[i] || !seen[v] && math.Abs(m-want) < 1e-6
+		}
+		seen[v] = seen[v] || labelled[i]
+	}
+}
+
+func countTrue(bs []bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
 }
 
 func labelFormat(vals []float64) func(float64) string {
@@ -211,15 +239,16 @@ func build(c Chart) (*plot.Plot, plot.Legend, int, error) {
 	}
 	p.X.Label.Text = c.XLabel
 	p.Y.Label.Text = c.YLabel
-	p.X.Tick.Marker = tickLabels{inner: plot.DefaultTicks{}}
-	p.Y.Tick.Marker = tickLabels{inner: plot.DefaultTicks{}}
+	intX, intY := integral(c.Series)
+	p.X.Tick.Marker = tickLabels{inner: niceTicks{integer: intX}}
+	p.Y.Tick.Marker = tickLabels{inner: niceTicks{integer: intY}}
 	if c.LogX {
 		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = tickLabels{inner: plot.LogTicks{Prec: -1}, log: true}
+		p.X.Tick.Marker = tickLabels{inner: logTicks{}, log: true}
 	}
 	if c.LogY {
 		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = tickLabels{inner: plot.LogTicks{Prec: -1}, log: true}
+		p.Y.Tick.Marker = tickLabels{inner: logTicks{}, log: true}
 	}
 	p.Add(plotter.NewGrid())
 	leg := plot.NewLegend()
@@ -230,10 +259,7 @@ func build(c Chart) (*plot.Plot, plot.Legend, int, error) {
 		if len(pts) == 0 {
 			continue
 		}
-		col := colors[i%len(colors)]
-		if s.Color > 0 {
-			col = colors[(s.Color-1)%len(colors)]
-		}
+		col := seriesColor(i, s)
 		var thumbs []plot.Thumbnailer
 		if s.Style != Points {
 			for _, seg := range segs { // a gap in the data breaks the line
@@ -277,6 +303,82 @@ func build(c Chart) (*plot.Plot, plot.Legend, int, error) {
 		p.Title.Text += fmt.Sprintf("\n(%d points %s are not shown)", dropped, what)
 	}
 	return p, leg, dropped, nil
+}
+
+// integral reports whether every x, and every y, of the series is an
+// integer (stages, processors, task counts): such an axis gets no
+// fractional ticks.
+func integral(ss []Series) (x, y bool) {
+	x, y = true, true
+	for _, s := range ss {
+		for k := range s.X {
+			x = x && s.X[k] == math.Trunc(s.X[k])
+			y = y && s.Y[k] == math.Trunc(s.Y[k])
+		}
+	}
+	return x, y
+}
+
+// seriesColor is the colour of series i.
+func seriesColor(i int, s Series) color.RGBA {
+	if s.Color > 0 {
+		return colors[(s.Color-1)%len(colors)]
+	}
+	return colors[i%len(colors)]
+}
+
+// drawEndLabels writes each series' EndLabel right-aligned just above the
+// last point of its line, in its colour, stacking labels that would
+// overlap (lowest first) and keeping them inside the data area.
+func drawEndLabels(p *plot.Plot, dac draw.Canvas, c Chart) {
+	type label struct {
+		x, y vg.Length
+		text string
+		col  color.RGBA
+	}
+	trX, trY := p.Transforms(&dac)
+	var ls []label
+	for i, s := range c.Series {
+		pts, _, _ := points(s, c.LogX, c.LogY)
+		if s.EndLabel == "" || len(pts) == 0 {
+			continue
+		}
+		last := pts[len(pts)-1]
+		ls = append(ls, label{trX(last.X), trY(last.Y), s.EndLabel, seriesColor(i, s)})
+	}
+	sty := p.Legend.TextStyle
+	sty.XAlign, sty.YAlign = draw.XRight, draw.YBottom
+	sort.SliceStable(ls, func(a, b int) bool { return ls[a].y < ls[b].y })
+	ys := make([]vg.Length, len(ls))
+	for k := range ls {
+		ys[k] = ls[k].y
+	}
+	ys = stackLabels(ys, sty.Height("0")+vg.Points(1), dac.Max.Y)
+	for k, l := range ls {
+		sty.Color = l.col
+		dac.FillText(sty, vg.Point{X: l.x - vg.Points(3), Y: ys[k]}, l.text)
+	}
+}
+
+// stackLabels places labels of height h whose lines are at ys (in
+// increasing order): each just above its line, or above the label below
+// it when they would overlap, and all moved down together when the top
+// one would pass top.
+func stackLabels(ys []vg.Length, h, top vg.Length) []vg.Length {
+	out := make([]vg.Length, len(ys))
+	for k, y := range ys {
+		out[k] = y + vg.Points(1.5)
+		if k > 0 && out[k] < out[k-1]+h {
+			out[k] = out[k-1] + h
+		}
+	}
+	if n := len(out); n > 0 && out[n-1]+h > top {
+		shift := out[n-1] + h - top
+		for k := range out {
+			out[k] -= shift
+		}
+	}
+	return out
 }
 
 // points returns the drawable points of s sorted by x, the contiguous
@@ -370,7 +472,7 @@ func drawChart(dc draw.Canvas, c Chart) error {
 	xsty, ysty := p.X.Label.TextStyle, p.Y.Label.TextStyle
 	var left, bottom vg.Length
 	if yl != "" {
-		left = ysty.Height(yl) + p.Y.Label.Padding
+		left = ysty.Height(yl) + p.Y.Label.Padding + vg.Points(5) // a gap to the widest tick label
 	}
 	if xl != "" {
 		bottom = xsty.Height(xl) + xsty.FontExtents().Descent + p.X.Label.Padding
@@ -378,6 +480,7 @@ func drawChart(dc draw.Canvas, c Chart) error {
 	inner := draw.Crop(plotArea, left, 0, bottom, 0)
 	p.Draw(inner)
 	dac := p.DataCanvas(inner)
+	drawEndLabels(p, dac, c)
 	if xl != "" {
 		xsty.XAlign, xsty.YAlign = draw.XCenter, draw.YBottom
 		plotArea.FillText(xsty, vg.Point{X: (dac.Min.X + dac.Max.X) / 2, Y: plotArea.Min.Y + xsty.FontExtents().Descent}, xl)
@@ -442,12 +545,16 @@ func render(w io.Writer, format string, wd, ht vg.Length, drawFn func(draw.Canva
 	switch format {
 	case "svg":
 		c := vgsvg.New(wd, ht)
-		if err := drawFn(draw.New(c)); err != nil {
+		oc := newOutlined(c)
+		if err := drawFn(draw.New(oc)); err != nil {
 			return err
 		}
 		if _, err := c.WriteTo(&buf); err != nil {
 			return fmt.Errorf("plotting: %w", err)
 		}
+		doc := shareGlyphs(buf.Bytes(), oc.texts)
+		buf.Reset()
+		buf.Write(doc)
 	case "png":
 		c := vgimg.NewWith(vgimg.UseWH(wd, ht), vgimg.UseDPI(192))
 		dc := draw.New(c)

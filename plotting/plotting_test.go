@@ -19,8 +19,8 @@ func TestWriteSVGAndPNG(t *testing.T) {
 	if err := Write(&svg, "svg", c); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(svg.String(), "<?xml") || !strings.Contains(svg.String(), "D=1e2") {
-		t.Errorf("SVG lacks header or legend: %.200s", svg.String())
+	if !strings.HasPrefix(svg.String(), "<?xml") || !strings.Contains(svg.String(), "<desc>") || !strings.Contains(svg.String(), "D=1e2") {
+		t.Errorf("SVG lacks header or the legend in its description: %.200s", svg.String())
 	}
 	var png bytes.Buffer
 	if err := Write(&png, "png", c); err != nil {

@@ -35,3 +35,27 @@ func ModelBytes(p *problem.Problem, n int, opt Options) (int64, error) {
 	}
 	return engine.ModelBytes(p, n, eo.Form), nil
 }
+
+// ModelSize is the estimated size of the LP of a full n-stage pattern,
+// before anything is built.
+type ModelSize struct {
+	// Vars, Rows and Nonzeros count the LP's columns, rows and matrix
+	// entries.
+	Vars, Rows, Nonzeros int64
+	// Generated is true when the engine solves the LP by stage
+	// generation (compact form, large stars and binomial trees).
+	Generated bool
+	// Bytes is the peak memory it is estimated to need.
+	Bytes int64
+}
+
+// EstimateModel estimates the LP of the full n-stage pattern of p in
+// opt's form (an unknown form is a *problem.FieldError).
+func EstimateModel(p *problem.Problem, n int, opt Options) (ModelSize, error) {
+	eo, err := opt.engine()
+	if err != nil {
+		return ModelSize{}, err
+	}
+	e := engine.EstimateFull(p, n, eo.Form)
+	return ModelSize{Vars: e.Vars, Rows: e.Rows, Nonzeros: e.Nonzeros, Generated: e.Generated, Bytes: e.Bytes()}, nil
+}

@@ -45,6 +45,9 @@ type PlotSpec struct {
 // selects the records, pairs them with their baselines (Minus), gathers
 // the lines and combines the values at each x (Agg, Refs).
 func Chart(recs Records, ps PlotSpec) (plotting.Chart, error) {
+	if len(recs.Rows) == 0 {
+		return plotting.Chart{}, &QueryError{Msg: "the results have no rows: nothing to draw"}
+	}
 	if err := checkQuery(recs, ps); err != nil {
 		return plotting.Chart{}, err
 	}

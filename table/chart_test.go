@@ -55,3 +55,18 @@ func TestChartMinusAggRef(t *testing.T) {
 		t.Errorf("unknown column: %v", err)
 	}
 }
+
+// Issue 27 item 6: plotting an empty results file blamed --where filters
+// nobody gave; the error now says there are no rows. Filters that match
+// nothing are still named.
+func TestChartEmpty(t *testing.T) {
+	_, err := Chart(Records{}, PlotSpec{X: "V", Y: []string{"cmax"}})
+	if err == nil || err.Error() != "the results have no rows: nothing to draw" {
+		t.Errorf("empty records: %v", err)
+	}
+	recs := Records{Identity: []string{"V"}, Columns: []string{"V", "cmax"}, Rows: []Record{rec("V", "1", "cmax", "2")}}
+	_, err = Chart(recs, PlotSpec{X: "V", Y: []string{"cmax"}, Where: []Filter{{Column: "V", Values: []string{"3"}}}})
+	if err == nil || err.Error() != "no rows match the where filters" {
+		t.Errorf("filters matching nothing: %v", err)
+	}
+}

@@ -1,9 +1,9 @@
 package main
 
 import (
+	"errors"
 	"io"
 	"slices"
-
 	"strconv"
 	"strings"
 
@@ -12,67 +12,88 @@ import (
 	"github.com/dlsched/dlsched/compare"
 	"github.com/dlsched/dlsched/internal/atomicfile"
 	"github.com/dlsched/dlsched/plotting"
+	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solve"
 )
 
 func compareCommand() *cli.Command {
+	flags := []cli.Flag{
+		&cli.StringFlag{Name: "topology", Value: "star", Usage: "star, chain or kary"},
+		&cli.StringFlag{Name: "m", Usage: "workers of a star or chain"},
+		&cli.StringFlag{Name: "k", Usage: "arity of a k-ary tree"},
+		&cli.StringFlag{Name: "depth", Usage: "worker levels of a k-ary tree below the master"},
+		&cli.StringFlag{Name: "S", Usage: "startup time per message (seconds)"},
+		&cli.StringFlag{Name: "C", Usage: "transfer time per unit (seconds)"},
+		&cli.StringFlag{Name: "A", Usage: "computing time per unit (seconds)"},
+		&cli.StringFlag{Name: "D", Value: "inf", Usage: "buffer size of the planned schedules (units), or inf"},
+		&cli.StringFlag{Name: "V", Usage: "total load (units)"},
+		&cli.StringFlag{Name: "procs", Usage: "a star's per-worker A, comma separated"},
+		&cli.StringFlag{Name: "result-per-unit", Value: "0", Usage: "result size per unit of load"},
+		&cli.StringFlag{Name: "tasks", Value: "10,100,1000", Usage: "task counts of the farming strategies"},
+		&cli.StringFlag{Name: "queue", Value: "4", Usage: "NEPP's queue q (queue, replicate)"},
+		&cli.StringSliceFlag{Name: "slow", Usage: "W@T=F: worker W runs at F × its speed from T (unknown to the planner; repeatable)"},
+		&cli.StringSliceFlag{Name: "crash", Usage: "W@T: worker W crashes at T (repeatable)"},
+		&cli.StringFlag{Name: "strategies", Usage: "comma separated subset of " + strings.Join(compare.Strategies, ",")},
+		&cli.StringFlag{Name: "nmax", Value: "50", Usage: "largest number of stages the dls search tries (0: n_min + 200)"},
+		&cli.StringFlag{Name: "max-lp-seconds", Value: strconv.Itoa(compare.DefaultMaxLPSeconds), Usage: "refuse a run whose searches over n (dls, dls-known) are estimated to take more seconds of LP solving in all"},
+		&cli.StringFlag{Name: "solver", Value: "clp", Usage: "LP solver: clp or gonum"},
+		&cli.StringFlag{Name: "plot", Usage: "draw makespan against the task count (.svg or .png)"},
+		&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json"},
+		&cli.StringFlag{Name: "out", Usage: "write the report to this file instead of stdout"},
+	}
 	return &cli.Command{
 		Name:  "compare",
 		Usage: "divide the load optimally, or farm it out? every strategy on one platform",
 		Description: "Times in seconds; S per message, C and A per unit of load. Example:\n" +
-			"  dlsched compare --topology star --m 4 --S 1e-3 --C 1e-6 --A 1e-3 --D 1e4 --V 5e3 --slow 2@0=0.2 --tasks 10,100,1000",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "topology", Value: "star", Usage: "star, chain or kary"},
-			&cli.StringFlag{Name: "m", Usage: "workers of a star or chain"},
-			&cli.StringFlag{Name: "k", Usage: "arity of a k-ary tree"},
-			&cli.StringFlag{Name: "depth", Usage: "worker levels of a k-ary tree below the master"},
-			&cli.StringFlag{Name: "S", Usage: "startup time per message (seconds)"},
-			&cli.StringFlag{Name: "C", Usage: "transfer time per unit (seconds)"},
-			&cli.StringFlag{Name: "A", Usage: "computing time per unit (seconds)"},
-			&cli.StringFlag{Name: "D", Value: "inf", Usage: "buffer size of the planned schedules (units), or inf"},
-			&cli.StringFlag{Name: "V", Usage: "total load (units)"},
-			&cli.StringFlag{Name: "procs", Usage: "a star's per-worker A, comma separated"},
-			&cli.StringFlag{Name: "result-per-unit", Value: "0", Usage: "result size per unit of load"},
-			&cli.StringFlag{Name: "tasks", Value: "10,100,1000", Usage: "task counts of the farming strategies"},
-			&cli.StringFlag{Name: "queue", Value: "4", Usage: "NEPP's queue q (queue, replicate)"},
-			&cli.StringSliceFlag{Name: "slow", Usage: "W@T=F: worker W runs at F × its speed from T (unknown to the planner; repeatable)"},
-			&cli.StringSliceFlag{Name: "crash", Usage: "W@T: worker W crashes at T (repeatable)"},
-			&cli.StringFlag{Name: "strategies", Usage: "comma separated subset of " + strings.Join(compare.Strategies, ",")},
-			&cli.StringFlag{Name: "nmax", Value: "50", Usage: "largest number of stages the dls search tries (0: n_min + 200)"},
-			&cli.StringFlag{Name: "solver", Value: "clp", Usage: "LP solver: clp or gonum"},
-			&cli.StringFlag{Name: "plot", Usage: "draw makespan against the task count (.svg or .png)"},
-			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json"},
-			&cli.StringFlag{Name: "out", Usage: "write the report to this file instead of stdout"},
-		},
+			"  dlsched compare --topology star --m 4 --S 1e-3 --C 1e-6 --A 1e-3 --D 1e4 --V 5e3 --slow 2@0=0.2 --tasks 10,100,1000\n" +
+			"Exit status 1 when no strategy completed (every one skipped or lost work to a crash).",
+		Flags:  append(flags, limitFlags()...),
 		Action: compareAction,
 	}
+}
+
+// compareFlags maps the compare library's field names to its flags where
+// the two differ.
+var compareFlags = map[string]string{
+	compare.FieldResultPerUnit: "result-per-unit", compare.FieldSlows: "slow", compare.FieldCrashes: "crash",
+	compare.FieldTasks: "tasks", compare.FieldQueue: "queue", compare.FieldStrategies: "strategies",
+	compare.FieldNMax: "nmax", compare.FieldMaxBytes: "max-memory", compare.FieldMaxEvents: "max-events",
+	compare.FieldMaxLPSeconds: "max-lp-seconds",
+}
+
+// compareFlag is the flag of a compare field: "--nmax", "--S".
+func compareFlag(field string) string {
+	if f, ok := compareFlags[field]; ok {
+		return "--" + f
+	}
+	return flagName(field)
+}
+
+// compareErr turns a library error that names inputs into bad usage
+// naming compare's flags; other errors pass unchanged.
+func compareErr(err error) error {
+	var n problem.Named
+	if errors.As(err, &n) {
+		return usage(errors.New(n.Format(compareFlag)))
+	}
+	return err
 }
 
 func compareAction(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return usagef("unexpected argument %q", c.Args().First())
 	}
-	format := c.String("format")
-	if format != "table" && format != "json" {
-		return usagef("invalid --format %s: want table or json", format)
-	}
-	if err := checkOutPath("out", c.String("out")); err != nil {
+	format, plotFormat, err := compareOutputs(c)
+	if err != nil {
 		return err
 	}
 	p, o, err := compareInput(c)
 	if err != nil {
 		return err
 	}
-	plotPath := c.String("plot")
-	var plotFormat string
-	if plotPath != "" {
-		if plotFormat, err = plotting.Format(plotPath); err != nil {
-			return usagef("invalid --plot %s: want a file ending in .svg or .png", plotPath)
-		}
-		if err := checkOutPath("plot", plotPath); err != nil {
-			return err
-		}
+	if err := compare.Check(&p, o); err != nil {
+		return compareErr(err)
 	}
 	s, done, err := solve.NewSolver(c.String("solver"))
 	if err != nil {
@@ -80,16 +101,47 @@ func compareAction(c *cli.Context) error {
 	}
 	defer done()
 	o.Solver = s
+	// A bar (one step per strategy run) when the run is estimated to
+	// take more than a few seconds.
+	if compare.Seconds(&p, o) > 3 {
+		o.Progress = progress(c, o.Runs(), 1, "compare", "strategy runs")
+	}
 	r, err := compare.Run(c.Context, p, o)
 	if err != nil {
-		return err
+		return compareErr(err)
 	}
-	if plotPath != "" {
-		if err := atomicfile.Write(plotPath, func(w io.Writer) error { return plotting.Write(w, plotFormat, r.Chart()) }); err != nil {
+	if plotFormat != "" {
+		if err := atomicfile.Write(c.String("plot"), func(w io.Writer) error { return plotting.Write(w, plotFormat, r.Chart()) }); err != nil {
 			return err
 		}
 	}
-	return writeReport(c.String("out"), format, r.WriteJSON, r.WriteTable)
+	if err := writeReport(c.String("out"), format, r.WriteJSON, r.WriteTable); err != nil {
+		return err
+	}
+	if err := r.Err(); err != nil {
+		return cli.Exit(err.Error(), 1)
+	}
+	return nil
+}
+
+// compareOutputs checks --format, --out and --plot before anything runs.
+func compareOutputs(c *cli.Context) (format, plotFormat string, err error) {
+	format = c.String("format")
+	if format != "table" && format != "json" {
+		return "", "", usagef("invalid --format %s: want table or json", format)
+	}
+	if err := checkOutPath("out", c.String("out")); err != nil {
+		return "", "", err
+	}
+	if path := c.String("plot"); path != "" {
+		if plotFormat, err = plotting.Format(path); err != nil {
+			return "", "", usagef("invalid --plot %s: want a file ending in .svg or .png", path)
+		}
+		if err := checkOutPath("plot", path); err != nil {
+			return "", "", err
+		}
+	}
+	return format, plotFormat, nil
 }
 
 // compareInput reads the platform and the options of compare.
@@ -122,7 +174,7 @@ func compareInput(c *cli.Context) (compare.Platform, compare.Options, error) {
 		return p, o, err
 	}
 	if err := p.Validate(); err != nil {
-		return p, o, usage(err)
+		return p, o, compareErr(err)
 	}
 	o, err = compareOptions(c)
 	return p, o, err
@@ -175,14 +227,15 @@ func compareFaults(c *cli.Context, p *compare.Platform) error {
 	return nil
 }
 
-// compareOptions reads --tasks, --queue, --nmax and --strategies.
+// compareOptions reads --tasks, --queue, --nmax, --strategies and the
+// limits.
 func compareOptions(c *cli.Context) (compare.Options, error) {
 	var o compare.Options
 	var err error
 	for _, f := range strings.Split(c.String("tasks"), ",") {
-		m, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || m < 1 || m > 1_000_000 {
-			return o, usagef("invalid --tasks %s: want task counts 1..1000000 separated by commas", c.String("tasks"))
+		m, err := problem.ParseInt("tasks", strings.TrimSpace(f))
+		if err != nil || m < 1 || m > compare.MaxTasks {
+			return o, usagef("invalid --tasks %s: want task counts 1..%d separated by commas", c.String("tasks"), compare.MaxTasks)
 		}
 		o.Tasks = append(o.Tasks, m)
 	}
@@ -190,7 +243,7 @@ func compareOptions(c *cli.Context) (compare.Options, error) {
 		return o, usagef("invalid --queue %s: want an integer >= 1", c.String("queue"))
 	}
 	if o.NMax, err = parseInt(c, "nmax"); err != nil || o.NMax < 0 {
-		return o, usagef("invalid --nmax %s: want an integer >= 0", c.String("nmax"))
+		return o, usagef("invalid --nmax %s: want an integer >= 0 (0: n_min + 200)", c.String("nmax"))
 	}
 	if s := strings.TrimSpace(c.String("strategies")); s != "" {
 		for _, f := range strings.Split(s, ",") {
@@ -201,5 +254,20 @@ func compareOptions(c *cli.Context) (compare.Options, error) {
 			o.Strategies = append(o.Strategies, f)
 		}
 	}
-	return o, nil
+	return o, compareLimits(c, &o)
+}
+
+// compareLimits reads --max-memory, --max-events and --max-lp-seconds.
+func compareLimits(c *cli.Context, o *compare.Options) error {
+	var err error
+	if o.MaxBytes, o.MaxEvents, err = limits(c); err != nil {
+		return err
+	}
+	s := c.String("max-lp-seconds")
+	v, perr := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if perr != nil || !(v > 0) || v > 1e7 {
+		return usagef("invalid --max-lp-seconds %s: want a number of seconds > 0 (at most 1e7)", s)
+	}
+	o.MaxLPSeconds = v
+	return nil
 }

@@ -95,6 +95,9 @@ func plotAction(c0 *cli.Context) error {
 	if err != nil {
 		return usagef("invalid argument %v", err)
 	}
+	if len(recs.Rows) == 0 {
+		return usagef("%s has no rows: nothing to draw (want results of sweep or merge, or a schedule JSON of solve)", args[0])
+	}
 	ch, err := table.Chart(recs, ps)
 	if err != nil {
 		return usage(flagErr(err))

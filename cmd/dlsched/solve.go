@@ -77,9 +77,22 @@ func checkOutPath(flag, path string, exts ...string) error {
 			return usagef("invalid --%s %s: want a file ending in %s", flag, path, strings.Join(exts, " or "))
 		}
 	}
-	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
-		return usagef("invalid --%s %s: directory %s does not exist", flag, path, filepath.Dir(path))
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return usagef("invalid --%s %s: directory %s does not exist", flag, path, dir)
 	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return usagef("invalid --%s %s: it is a directory, want a file name", flag, path)
+	}
+	// Files are written atomically through a temporary file beside path:
+	// the directory must take one (a read-only or virtual directory such
+	// as /proc was reported only after the whole run).
+	f, err := os.CreateTemp(dir, ".dlsched-check-*")
+	if err != nil {
+		return usagef("invalid --%s %s: cannot create a file in directory %s (%v)", flag, path, dir, errors.Unwrap(err))
+	}
+	f.Close()
+	os.Remove(f.Name())
 	return nil
 }
 

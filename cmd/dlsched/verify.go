@@ -2,50 +2,89 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/dlsched/dlsched/executor/replay"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/urfave/cli/v2"
 )
 
+// defaultMaxViolations is how many violations verify lists: a schedule
+// with a million of them printed 297 MB.
+const defaultMaxViolations = 20
+
 func verifyCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "verify",
 		Usage:     "replay a schedule (JSON from solve) on the executor and report violations",
-		UsageText: "dlsched verify SCHEDULE.json",
-		Action: func(c *cli.Context) error {
-			if c.NArg() != 1 {
-				return usagef("verify takes one argument, the schedule JSON file")
-			}
-			f, err := os.Open(c.Args().First())
-			if err != nil {
-				return usage(err)
-			}
-			defer f.Close()
-			s, err := schedule.ReadJSON(f)
-			if err != nil {
-				return usagef("%s: %v", c.Args().First(), err)
-			}
-			v, err := replay.VerifyInput(s, replay.Options{Context: c.Context})
-			if err != nil {
-				if c.Context.Err() != nil {
-					return err
-				}
-				// The schedule could not be replayed at all: malformed
-				// or too large, which is bad input.
-				return usagef("%s: %v", c.Args().First(), err)
-			}
-			if v.OK {
-				fmt.Printf("ok: %d chunks on %d processors, makespan %.12g (stated Cmax %.12g, earliest %.12g), %d events\n",
-					len(s.Chunks), v.Processors, v.Makespan, s.Cmax, v.EarliestMakespan, v.Events)
-				return nil
-			}
-			fmt.Printf("FAILED: %d violation(s)\n", len(v.Violations))
-			for _, x := range v.Violations {
-				fmt.Printf("%s at %.12g: %s\n", x.Kind, x.Time, x.Message)
-			}
-			return cli.Exit("", 1)
+		UsageText: "dlsched verify [--max-violations N] SCHEDULE.json",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "max-violations", Value: strconv.Itoa(defaultMaxViolations),
+				Usage: "list at most this many violations, the earliest first (0: all); the total is always given"},
 		},
+		Action: verifyAction,
 	}
+}
+
+func verifyAction(c *cli.Context) error {
+	if c.NArg() != 1 {
+		return usagef("verify takes one argument, the schedule JSON file")
+	}
+	limit, err := parseInteger("max-violations", c.String("max-violations"))
+	if err != nil || limit < 0 {
+		return usagef("invalid --max-violations %s: want an integer >= 0 (0: all)", c.String("max-violations"))
+	}
+	path := c.Args().First()
+	f, err := os.Open(path)
+	if err != nil {
+		return usage(err)
+	}
+	defer f.Close()
+	s, err := schedule.ReadJSON(f)
+	if err != nil {
+		return usagef("%s: %v", path, err)
+	}
+	v, err := replay.VerifyInput(s, replay.Options{Context: c.Context})
+	if err != nil {
+		if c.Context.Err() != nil {
+			return err
+		}
+		// The schedule could not be replayed at all: malformed or too
+		// large, which is bad input.
+		return usagef("%s: %v", path, err)
+	}
+	if v.OK {
+		fmt.Printf("ok: %d chunks on %d processors, makespan %.12g (stated Cmax %.12g, earliest %.12g), %d events\n",
+			len(s.Chunks), v.Processors, v.Makespan, s.Cmax, v.EarliestMakespan, v.Events)
+		return nil
+	}
+	if err := writeViolations(os.Stdout, v.Violations, limit); err != nil {
+		return err
+	}
+	return cli.Exit("", 1)
+}
+
+// writeViolations lists the violations (in time order, as the replay
+// gives them), at most limit of them when limit > 0, and says how many
+// there are in all.
+func writeViolations(w io.Writer, vs []schedule.Violation, limit int) error {
+	shown := len(vs)
+	head := fmt.Sprintf("FAILED: %d violation(s)", len(vs))
+	if limit > 0 && shown > limit {
+		shown = limit
+		head += fmt.Sprintf(", the first %d by time", limit)
+	}
+	var b strings.Builder
+	b.WriteString(head + "\n")
+	for _, x := range vs[:shown] {
+		fmt.Fprintf(&b, "%s at %.12g: %s\n", x.Kind, x.Time, x.Message)
+	}
+	if shown < len(vs) {
+		fmt.Fprintf(&b, "... and %d more (--max-violations 0 lists them all)\n", len(vs)-shown)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }

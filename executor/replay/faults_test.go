@@ -94,3 +94,37 @@ func TestCrashStarvesSubtree(t *testing.T) {
 		t.Fatalf("makespan %g, nominal %g", r.Makespan, nominal.Makespan)
 	}
 }
+
+// Busy counts each node's computing time at the speed it ran, worked by
+// hand on the Section 4.1 star (A = 1): nominal 1.5, 1, 0.5; P1 at half
+// speed from 2 (0.5 units done by then, 1 left at half speed) takes
+// 0.5 + 2 = 2.5; a crash of P3 at 3.2 cuts its only chunk short, so P3
+// counts nothing. Busy never exceeds the makespan, the bound compare's
+// utilisation rests on.
+func TestBusyWithFaults(t *testing.T) {
+	cases := []struct {
+		name   string
+		faults []Fault
+		busy   []float64
+	}{
+		{"none", nil, []float64{0, 1.5, 1, 0.5}},
+		{"P1 slowed at 2", []Fault{{Node: 1, At: 2, Speed: 0.5}}, []float64{0, 2.5, 1, 0.5}},
+		{"P1 ten times faster from 0", []Fault{{Node: 1, At: 0, Speed: 10}}, []float64{0, 0.15, 1, 0.5}},
+		{"P3 crashes computing", []Fault{{Node: 3, At: 3.2, Crash: true}}, []float64{0, 1.5, 1, 0}},
+	}
+	for _, tc := range cases {
+		r, err := Earliest(section41(), Options{Faults: tc.faults})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if len(r.Busy) != len(tc.busy) {
+			t.Fatalf("%s: busy %v, want %v", tc.name, r.Busy, tc.busy)
+		}
+		for i := range tc.busy {
+			if math.Abs(r.Busy[i]-tc.busy[i]) > 1e-12 || r.Busy[i] > r.Makespan {
+				t.Errorf("%s: busy %v, want %v (makespan %g)", tc.name, r.Busy, tc.busy, r.Makespan)
+				break
+			}
+		}
+	}
+}

@@ -176,8 +176,8 @@ func (pl *plan) chunks(prob *problem.Problem, needHops bool) error {
 		pc := &pl.ch[ci]
 		pc.idx, pc.dest, pc.load = ci, c.Dest(), c.Load
 		where := func() string { return chunkName(pl, ci) }
-		if c.Stage < 1 {
-			return fmt.Errorf("executor: chunk %d: stage %d, want an integer >= 1", ci+1, c.Stage)
+		if err := checkStage(pl.s, ci); err != nil {
+			return err
 		}
 		if c.Has(schedule.FieldStart) && !finite(c.Start) {
 			return fmt.Errorf("executor: %s: start %g", where(), c.Start)
@@ -288,4 +288,18 @@ func hopName(pl *plan, ci, hi int) string {
 		return "step " + strconv.Itoa(hi+1) + " (layers 0.." + strconv.Itoa(hi) + "→" + strconv.Itoa(hi+1) + ")"
 	}
 	return "hop " + strconv.Itoa(hi) + " (layer " + strconv.Itoa(hi) + "→" + strconv.Itoa(hi+1) + ")"
+}
+
+// checkStage checks the stage of chunk ci: at least 1, and at most the
+// stage count of the schedule's problem when the schedule states one (a
+// chunk of stage 10^12 in a 2-stage schedule is refused).
+func checkStage(s *schedule.Schedule, ci int) error {
+	st, n := s.Chunks[ci].Stage, s.Problem.Stages
+	if s.Has(schedule.FieldProblemStages) && n >= 1 && (st < 1 || st > n) {
+		return fmt.Errorf("executor: chunk %d: stage %d, want 1..%d (the stages of the schedule's problem)", ci+1, st, n)
+	}
+	if st < 1 {
+		return fmt.Errorf("executor: chunk %d: stage %d, want an integer >= 1", ci+1, st)
+	}
+	return nil
 }

@@ -119,6 +119,11 @@ type Result struct {
 	// of topology.Build: for a star, Finish[i] is processor i); 0 for the
 	// originator, relay-only nodes and idle processors.
 	Finish []float64
+	// Busy[id] is the time node id spent computing the chunks it finished
+	// (same node IDs; a computation a crash cut short is not counted).
+	// Speed changes (Options.Faults) are in it: a chunk computed at half
+	// speed counts twice its nominal time.
+	Busy []float64
 	// Chunks follows the schedule's chunk list.
 	Chunks []ChunkTimes
 	// Events is the number of kernel events of the run.
@@ -173,6 +178,7 @@ type recorder struct {
 	cstart   []float64
 	cend     []float64
 	finish   []float64
+	busy     []float64
 	makespan float64
 	done     []int32 // completed computations per chunk
 }
@@ -195,6 +201,7 @@ func newRecorder(pl *plan) *recorder {
 	r.cstart = fill(len(pl.ch))
 	r.cend = fill(len(pl.ch))
 	r.finish = make([]float64, len(pl.g.Nodes))
+	r.busy = make([]float64, len(pl.g.Nodes))
 	r.makespan = ninf
 	r.done = make([]int32, len(pl.ch))
 	return r
@@ -227,6 +234,7 @@ func (r *recorder) computed(id int, c int32, st, en float64) {
 	if en > r.finish[id] {
 		r.finish[id] = en
 	}
+	r.busy[id] += en - st
 	if en > r.makespan {
 		r.makespan = en
 	}
@@ -234,7 +242,7 @@ func (r *recorder) computed(id int, c int32, st, en float64) {
 
 func (r *recorder) result(sim *executor.Sim) Result {
 	pl := r.pl
-	res := Result{Finish: r.finish, Events: sim.Events(), Processors: pl.computing, TraceHash: sim.TraceHash()}
+	res := Result{Finish: r.finish, Busy: r.busy, Events: sim.Events(), Processors: pl.computing, TraceHash: sim.TraceHash()}
 	res.Makespan = r.makespan
 	if math.IsInf(res.Makespan, -1) {
 		res.Makespan = 0

@@ -3,6 +3,7 @@ package replay
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 
@@ -140,6 +141,15 @@ func TestMalformedSchedulesAreRefused(t *testing.T) {
 		{"D 0", func(m map[string]any) { m["problem"].(map[string]any)["D"] = 0.0 }, "invalid D 0"},
 		{"stage 0", func(m map[string]any) { chunks(m)[0]["stage"] = 0.0 }, "stage 0"},
 		{"stage -4", func(m map[string]any) { chunks(m)[2]["stage"] = -4.0 }, "stage -4"},
+		// Issue 27 item 5: a stage beyond the stated stage count.
+		{"stage 1e12", func(m map[string]any) {
+			n := 0.0
+			for _, c := range chunks(m) {
+				n = math.Max(n, c["stage"].(float64))
+			}
+			m["problem"].(map[string]any)["stages"] = n
+			chunks(m)[2]["stage"] = 1e12
+		}, "chunk 3: stage 1000000000000, want 1.."},
 		{"V -1", func(m map[string]any) { m["problem"].(map[string]any)["V"] = -1.0 }, "invalid V -1: want a finite number >= 0"},
 	} {
 		m := jsonOf(t, s)

@@ -38,3 +38,9 @@ func WriteModel(w io.Writer, p *problem.Problem, n int, opt Options, lpFormat bo
 func ModelBytes(p *problem.Problem, n int, form formulations.Form) int64 {
 	return formulations.EstimateFull(p, n, form).Bytes()
 }
+
+// EstimateFull is the size estimate of the LP of the full n-stage pattern
+// of p in form (formulations.EstimateFull).
+func EstimateFull(p *problem.Problem, n int, form formulations.Form) formulations.SizeEstimate {
+	return formulations.EstimateFull(p, n, form)
+}
