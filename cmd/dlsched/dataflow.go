@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -14,11 +13,33 @@ import (
 
 	"github.com/dlsched/dlsched/executor/dataflow"
 	"github.com/dlsched/dlsched/executor/dataflow/graph"
-	"github.com/dlsched/dlsched/internal/atomicfile"
+	"github.com/dlsched/dlsched/platform"
 	"github.com/dlsched/dlsched/plotting"
 )
 
 func dataflowCommand() *cli.Command {
+	flags := []cli.Flag{
+		&cli.StringFlag{Name: "graph", Usage: "graph file: .json (dlsched's format, or a WfCommons workflow), .stg (Standard Task Graph) or .dot/.gv"},
+		&cli.StringFlag{Name: "levels", Usage: "generate: level sizes, every node depending on every node of the level before (e.g. 5,3,8)"},
+		&cli.StringFlag{Name: "random", Usage: "generate: a levelled random program of N fine-grain nodes"},
+		&cli.StringFlag{Name: "grain", Value: "1", Usage: "with --random: fine nodes merged into one node"},
+		&cli.StringFlag{Name: "seed", Value: "1", Usage: "with --random: the generator's seed"},
+		&cli.StringFlag{Name: "pes", Usage: "number of processing elements p"},
+		&cli.StringFlag{Name: "node-time", Usage: "with --levels: the time of every node (default 1)"},
+		&cli.StringFlag{Name: "time-unit", Usage: "with a WfCommons workflow: seconds per time unit (default 1)"},
+		&cli.StringFlag{Name: "bytes-per-time", Usage: "with a graph whose results carry data (a WfCommons workflow's output files): the result bus's rate; off by default"},
+		&cli.StringFlag{Name: "scheduler-delay", Value: "0", Usage: "the scheduler's delay per allocation and per acknowledgement it sends"},
+		&cli.StringFlag{Name: "bus-time", Usage: "time of one transfer on each of the three buses"},
+		&cli.StringFlag{Name: "result-bus", Usage: "time of one transfer on the result bus"},
+		&cli.StringFlag{Name: "ack-bus", Usage: "time of one transfer on the acknowledgement bus"},
+		&cli.StringFlag{Name: "istructure-bus", Usage: "time of one transfer on the I-structure bus"},
+		&cli.BoolFlag{Name: "barrier", Usage: "execute level by level (the model's assumption; loop-free graphs)"},
+		&cli.StringFlag{Name: "policy", Value: "dynamic", Usage: "dynamic, static or quasi"},
+		&cli.BoolFlag{Name: "no-realloc", Usage: "with dynamic scheduling: no same-loop reallocation (the one-PE loop deadlocks)"},
+		&cli.BoolFlag{Name: "no-eager", Usage: "with dynamic scheduling and no barrier: allocate enabled nodes only"},
+		&cli.StringFlag{Name: "study", Usage: "the paper's Section 4 study: small (900 fine nodes) or large (10,000)"},
+	}
+	flags = append(flags, outputFlags("with --study: draw the four findings (.svg or .png)")...)
 	return &cli.Command{
 		Name:  "dataflow",
 		Usage: "the dataflow multiprocessor (paper 004): p PEs, a scheduler, three buses; model beside simulation",
@@ -26,61 +47,61 @@ func dataflowCommand() *cli.Command {
 			"  dlsched dataflow --levels 5,3,8 --pes 4 --barrier\n" +
 			"  dlsched dataflow --graph testdata/stg/proto151.stg --pes 8 --scheduler-delay 1 --bus-time 1\n" +
 			"  dlsched dataflow --graph testdata/wfcommons/blast-chameleon-small-001.json --pes 8\n" +
-			"  dlsched dataflow --study small --plot study.svg",
-		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "graph", Usage: "graph file: .json (dlsched's format, or a WfCommons workflow), .stg (Standard Task Graph) or .dot/.gv"},
-			&cli.StringFlag{Name: "levels", Usage: "generate: level sizes, every node depending on every node of the level before (e.g. 5,3,8)"},
-			&cli.StringFlag{Name: "random", Usage: "generate: a levelled random program of N fine-grain nodes"},
-			&cli.StringFlag{Name: "grain", Value: "1", Usage: "with --random: fine nodes merged into one node"},
-			&cli.StringFlag{Name: "seed", Value: "1", Usage: "with --random: the generator's seed"},
-			&cli.StringFlag{Name: "pes", Usage: "number of processing elements p"},
-			&cli.StringFlag{Name: "node-time", Usage: "with --levels: the time of every node (default 1)"},
-			&cli.StringFlag{Name: "time-unit", Usage: "with a WfCommons workflow: seconds per time unit (default 1)"},
-			&cli.StringFlag{Name: "bytes-per-time", Usage: "with a graph whose results carry data (a WfCommons workflow's output files): the result bus's rate; off by default"},
-			&cli.StringFlag{Name: "scheduler-delay", Value: "0", Usage: "the scheduler's delay per allocation and per acknowledgement it sends"},
-			&cli.StringFlag{Name: "bus-time", Usage: "time of one transfer on each of the three buses"},
-			&cli.StringFlag{Name: "result-bus", Usage: "time of one transfer on the result bus"},
-			&cli.StringFlag{Name: "ack-bus", Usage: "time of one transfer on the acknowledgement bus"},
-			&cli.StringFlag{Name: "istructure-bus", Usage: "time of one transfer on the I-structure bus"},
-			&cli.BoolFlag{Name: "barrier", Usage: "execute level by level (the model's assumption; loop-free graphs)"},
-			&cli.StringFlag{Name: "policy", Value: "dynamic", Usage: "dynamic, static or quasi"},
-			&cli.BoolFlag{Name: "no-realloc", Usage: "with dynamic scheduling: no same-loop reallocation (the one-PE loop deadlocks)"},
-			&cli.BoolFlag{Name: "no-eager", Usage: "with dynamic scheduling and no barrier: allocate enabled nodes only"},
-			&cli.StringFlag{Name: "study", Usage: "the paper's Section 4 study: small (900 fine nodes) or large (10,000)"},
-			&cli.StringFlag{Name: "plot", Usage: "with --study: draw the four findings (.svg or .png)"},
-			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json"},
-			&cli.StringFlag{Name: "out", Usage: "write the report to this file instead of stdout"},
-		}, limitFlags()...),
+			"  dlsched dataflow --study small --plot study.svg\n" +
+			"--format json writes dlsched.dataflow/1 (dlsched.dataflow-study/1 with --study; schema/*.schema.json).\n" +
+			"--trace run.json writes a run as a Chrome trace (one process per PE, the scheduler, the buses;\n" +
+			"a time unit shown as a second): open it at ui.perfetto.dev (Open trace file) or chrome://tracing (Load).",
+		Flags:  append(flags, limitFlags()...),
 		Action: dataflowAction,
 	}
 }
 
-// dataflowFlags names the library's fields by their flags in messages.
-var dataflowFlags = strings.NewReplacer(
-	"Machine.PEs", "--pes", "Machine.SchedulerDelay", "--scheduler-delay",
-	"Machine.ResultBus, AckBus, IStructureBus", "the bus times", "Machine.BytesPerTime", "--bytes-per-time",
-	"Machine.Barrier", "--barrier", "Machine.Policy", "--policy",
-	dataflow.FieldMaxBytes, "--max-memory", dataflow.FieldMaxEvents, "--max-events")
-
-// dataflowUsage is a usage error for a library error about the input,
-// its fields named by their flags and the "dataflow: " prefix dropped.
-func dataflowUsage(prefix string, err error) error {
-	msg := dataflowFlags.Replace(strings.TrimPrefix(err.Error(), "dataflow: "))
-	if prefix != "" {
-		msg = prefix + ": " + msg
+// dataflowFields names the library's fields by the command's flags: the
+// bus times by --bus-time when it gave them, the graph by the flag that
+// gave it.
+func dataflowFields(c *cli.Context) fieldFlags {
+	f := fieldFlags{dataflow.FieldPEs: "pes", dataflow.FieldSchedulerDelay: "scheduler-delay",
+		dataflow.FieldResultBus: "result-bus", dataflow.FieldAckBus: "ack-bus", dataflow.FieldIStructureBus: "istructure-bus",
+		dataflow.FieldBytesPerTime: "bytes-per-time", dataflow.FieldBarrier: "barrier", dataflow.FieldPolicy: "policy",
+		dataflow.FieldMaxBytes: "max-memory", dataflow.FieldMaxEvents: "max-events", dataflow.FieldTrace: "trace",
+		dataflow.FieldGraph: "graph"}
+	if c.IsSet("bus-time") {
+		for _, field := range []string{dataflow.FieldResultBus, dataflow.FieldAckBus, dataflow.FieldIStructureBus} {
+			f[field] = "bus-time"
+		}
 	}
-	return usagef("%s", msg)
+	for _, src := range []string{"levels", "random"} {
+		if c.IsSet(src) {
+			f[dataflow.FieldGraph] = src
+		}
+	}
+	return f
+}
+
+// dataflowUsage is bad usage for a library error about the input, its
+// fields named by their flags, after prefix ("invalid --levels 5,3").
+func dataflowUsage(prefix string, f fieldFlags, err error) error {
+	var pn platform.Named
+	if errors.As(err, &pn) {
+		return usagef("%s: %s", prefix, pn.Format(f.flag))
+	}
+	return usagef("%s: %v", prefix, err)
+}
+
+// dataflowProgress adapts a progress bar to RunOptions.Progress.
+func dataflowProgress(bar func(done int)) func(done, total int) {
+	if bar == nil {
+		return nil
+	}
+	return func(done, _ int) { bar(done) }
 }
 
 func dataflowAction(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return usagef("unexpected argument %q", c.Args().First())
 	}
-	format := c.String("format")
-	if format != "table" && format != "json" {
-		return usagef("invalid --format %s: want table or json", format)
-	}
-	if err := checkOutPath("out", c.String("out")); err != nil {
+	out, err := readOutputs(c)
+	if err != nil {
 		return err
 	}
 	maxBytes, maxEvents, err := limits(c)
@@ -88,30 +109,34 @@ func dataflowAction(c *cli.Context) error {
 		return err
 	}
 	if c.IsSet("study") {
-		return dataflowStudy(c, format)
+		return dataflowStudy(c, out)
 	}
 	if err := dataflowInapplicable(c); err != nil {
 		return err
 	}
-	m, err := dataflowMachine(c)
+	fields := dataflowFields(c)
+	m, err := dataflowMachine(c, fields)
 	if err != nil {
 		return err
 	}
-	m.MaxBytes, m.MaxEvents = maxBytes, maxEvents
-	g, source, err := dataflowGraph(c, m)
+	opt := platform.RunOptions{Limits: platform.Limits{MaxBytes: maxBytes, MaxEvents: maxEvents}}
+	tr := out.recorder(dataflow.TimeUnit)
+	if tr != nil {
+		opt.Trace = tr // a nil *trace.Trace would be a non-nil Recorder
+	}
+	g, source, err := dataflowGraph(c, m, opt, fields)
 	if err != nil {
 		return err
 	}
-	m.Progress = progress(c, int(dataflow.GraphSizes(g).Instances), 200_000, "simulating", "node instances")
-	r, err := dataflow.Evaluate(c.Context, g, source, m)
-	var in *dataflow.InputError
-	if errors.As(err, &in) {
-		return dataflowUsage("", err)
-	}
+	opt.Progress = dataflowProgress(progress(c, int(dataflow.GraphSizes(g).Instances), 200_000, "simulating", "node instances"))
+	r, err := dataflow.Run(c.Context, dataflow.Config{Graph: g, Source: source, Machine: *m}, opt)
 	if err != nil {
-		return err
+		return fields.usage(err)
 	}
-	if err := writeReport(c.String("out"), format, r.WriteJSON, r.WriteTable); err != nil {
+	if tr != nil {
+		tr.Makespan = r.Simulated.Makespan
+	}
+	if err := out.write(r, nil, 0, tr); err != nil {
 		return err
 	}
 	if !r.Simulated.Completed {
@@ -151,7 +176,12 @@ func dataflowInapplicable(c *cli.Context) error {
 	return nil
 }
 
-func dataflowStudy(c *cli.Context, format string) error {
+// dataflowStudy runs the Section 4 study: its graphs and machines are
+// fixed, so every graph, machine, limit and trace flag is refused.
+func dataflowStudy(c *cli.Context, out outputs) error {
+	if c.IsSet("trace") {
+		return usagef("invalid --trace with --study: the study runs hundreds of simulations and traces none; trace one run (--random 900 --grain 10 --pes 8 ...)")
+	}
 	keep := map[string]bool{"study": true, "plot": true, "format": true, "out": true, "quiet": true}
 	for _, name := range c.FlagNames() {
 		if c.IsSet(name) && !keep[name] {
@@ -167,35 +197,27 @@ func dataflowStudy(c *cli.Context, format string) error {
 	default:
 		return usagef("invalid --study %q: want small or large", c.String("study"))
 	}
-	plotPath := c.String("plot")
-	var plotFormat string
-	var err error
-	if plotPath != "" {
-		if plotFormat, err = plotting.Format(plotPath); err != nil {
-			return usagef("invalid --plot %s: want a file ending in .svg or .png", plotPath)
-		}
-		if err := checkOutPath("plot", plotPath); err != nil {
-			return err
-		}
-	}
-	cfg.Progress = progress(c, cfg.Rows(), 1, "study", "rows")
-	r, err := dataflow.Study(c.Context, cfg)
+	opt := platform.RunOptions{Progress: dataflowProgress(progress(c, cfg.Rows(), 1, "study", "rows"))}
+	r, err := dataflow.Study(c.Context, cfg, opt)
 	if err != nil {
 		return err
 	}
-	if plotPath != "" {
-		if err := atomicfile.Write(plotPath, func(w io.Writer) error {
-			return plotting.WritePanels(w, plotFormat, r.Charts(), 2)
-		}); err != nil {
-			return err
-		}
-	}
-	return writeReport(c.String("out"), format, r.WriteJSON, r.WriteTable)
+	return out.write(r, func() []plotting.Chart { return plotting.DataflowStudy(r) }, 2, nil)
+}
+
+// dataflowInput is what reading or generating the graph needs: the
+// machine and the run's options (its limits, its trace) to check the run
+// against before anything is built, and the flags of the library's fields.
+type dataflowInput struct {
+	c      *cli.Context
+	m      *dataflow.Machine
+	opt    platform.RunOptions
+	fields fieldFlags
 }
 
 // dataflowGraph reads or generates the graph (exactly one source), after
-// checking the run's estimated size against m's limits.
-func dataflowGraph(c *cli.Context, m *dataflow.Machine) (*graph.Graph, string, error) {
+// checking the run's estimated size against the limits.
+func dataflowGraph(c *cli.Context, m *dataflow.Machine, opt platform.RunOptions, fields fieldFlags) (*graph.Graph, string, error) {
 	n := 0
 	for _, name := range []string{"graph", "levels", "random"} {
 		if c.IsSet(name) {
@@ -205,26 +227,28 @@ func dataflowGraph(c *cli.Context, m *dataflow.Machine) (*graph.Graph, string, e
 	if n != 1 {
 		return nil, "", usagef("invalid graph: give exactly one of --graph FILE, --levels SIZES or --random N")
 	}
+	in := dataflowInput{c: c, m: m, opt: opt, fields: fields}
 	switch {
 	case c.IsSet("graph"):
-		return readGraphFile(c, m)
+		return in.readFile()
 	case c.IsSet("levels"):
-		return levelledGraph(c, m)
+		return in.levelled()
 	}
-	return randomGraph(c, m)
+	return in.random()
 }
 
 // checkGenerated refuses a generated graph of the given size beyond the
-// machine's limits, naming the flag that asked for it.
-func checkGenerated(flag string, nodes, edges float64, m *dataflow.Machine) error {
+// limits, naming the flag that asked for it.
+func (in dataflowInput) checkGenerated(flag string, nodes, edges float64) error {
 	s := dataflow.Sizes{Nodes: nodes, Edges: edges, Instances: nodes, InstanceEdges: edges}
-	if err := m.Check(dataflow.EstimateRun(s, m)); err != nil {
-		return dataflowUsage(fmt.Sprintf("invalid --%s", flag), fmt.Errorf("%w; raise the limit or generate a smaller graph", err))
+	if err := dataflow.CheckRun(s, in.m, in.opt); err != nil {
+		return dataflowUsage("invalid --"+flag, in.fields, err)
 	}
 	return nil
 }
 
-func levelledGraph(c *cli.Context, m *dataflow.Machine) (*graph.Graph, string, error) {
+func (in dataflowInput) levelled() (*graph.Graph, string, error) {
+	c := in.c
 	var sizes []int
 	for _, f := range strings.Split(c.String("levels"), ",") {
 		v, err := strconv.Atoi(strings.TrimSpace(f))
@@ -237,7 +261,7 @@ func levelledGraph(c *cli.Context, m *dataflow.Machine) (*graph.Graph, string, e
 	if nodes > graph.MaxNodes {
 		return nil, "", usagef("invalid --levels %s: %.4g nodes, more than %d", c.String("levels"), nodes, graph.MaxNodes)
 	}
-	if err := checkGenerated("levels "+c.String("levels"), nodes, edges, m); err != nil {
+	if err := in.checkGenerated("levels "+c.String("levels"), nodes, edges); err != nil {
 		return nil, "", err
 	}
 	t := 1.0
@@ -249,12 +273,13 @@ func levelledGraph(c *cli.Context, m *dataflow.Machine) (*graph.Graph, string, e
 	}
 	g, err := graph.Levelled(sizes, t)
 	if err != nil {
-		return nil, "", dataflowUsage("invalid --levels", err)
+		return nil, "", dataflowUsage("invalid --levels", in.fields, err)
 	}
 	return g, "levels " + c.String("levels"), nil
 }
 
-func randomGraph(c *cli.Context, m *dataflow.Machine) (*graph.Graph, string, error) {
+func (in dataflowInput) random() (*graph.Graph, string, error) {
+	c := in.c
 	nodes, err := parseInt(c, "random")
 	if err != nil {
 		return nil, "", err
@@ -273,19 +298,20 @@ func randomGraph(c *cli.Context, m *dataflow.Machine) (*graph.Graph, string, err
 	if err != nil {
 		return nil, "", usagef("invalid --seed %s: want a non-negative integer", c.String("seed"))
 	}
-	if err := checkGenerated("random "+c.String("random"), float64(nodes), 2*float64(nodes), m); err != nil {
+	if err := in.checkGenerated("random "+c.String("random"), float64(nodes), 2*float64(nodes)); err != nil {
 		return nil, "", err
 	}
 	g, err := graph.Random(nodes, grain, seed)
 	if err != nil {
-		return nil, "", dataflowUsage("invalid --random", err)
+		return nil, "", dataflowUsage("invalid --random", in.fields, err)
 	}
 	return g, fmt.Sprintf("random program of %d fine nodes, grain %d, seed %d", nodes, grain, seed), nil
 }
 
-// readGraphFile reads --graph after checking, from the file's size, that
+// readFile reads --graph after checking, from the file's size, that
 // reading it stays within --max-memory; then the graph's run estimate.
-func readGraphFile(c *cli.Context, m *dataflow.Machine) (*graph.Graph, string, error) {
+func (in dataflowInput) readFile() (*graph.Graph, string, error) {
+	c := in.c
 	path := c.String("graph")
 	st, err := os.Stat(path)
 	if err != nil || !st.Mode().IsRegular() {
@@ -297,8 +323,8 @@ func readGraphFile(c *cli.Context, m *dataflow.Machine) (*graph.Graph, string, e
 	default:
 		return nil, "", usagef("invalid --graph %s: want a file ending in .json, .stg, .dot or .gv", path)
 	}
-	if err := m.Check(dataflow.Estimate{Bytes: graph.ReadCost(ext, st.Size())}); err != nil {
-		return nil, "", dataflowUsage(fmt.Sprintf("invalid --graph %s (%d MB)", path, st.Size()>>20), fmt.Errorf("reading it: %w", err))
+	if err := dataflow.CheckRead(ext, st.Size(), in.opt.Limits); err != nil {
+		return nil, "", dataflowUsage("invalid --graph "+path, in.fields, err)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -311,8 +337,8 @@ func readGraphFile(c *cli.Context, m *dataflow.Machine) (*graph.Graph, string, e
 	if err := dataflowDataFlags(c, g, wf); err != nil {
 		return nil, "", err
 	}
-	if err := m.CheckSize(g); err != nil {
-		return nil, "", dataflowUsage(fmt.Sprintf("invalid --graph %s", path), err)
+	if err := dataflow.CheckRun(dataflow.GraphSizes(g), in.m, in.opt); err != nil {
+		return nil, "", dataflowUsage("invalid --graph "+path, in.fields, err)
 	}
 	return g, filepath.Base(path), nil
 }
@@ -363,39 +389,22 @@ func dataflowDataFlags(c *cli.Context, g *graph.Graph, wf bool) error {
 	return nil
 }
 
-func dataflowMachine(c *cli.Context) (*dataflow.Machine, error) {
+// dataflowMachine reads the machine's flags; the library checks them
+// (dataflow.Machine.Validate), its errors named by fields' flags.
+func dataflowMachine(c *cli.Context, fields fieldFlags) (*dataflow.Machine, error) {
 	m := &dataflow.Machine{Barrier: c.Bool("barrier"), NoRealloc: c.Bool("no-realloc"), NoEager: c.Bool("no-eager")}
 	var err error
 	if m.PEs, err = parseInt(c, "pes"); err != nil {
 		return nil, err
 	}
 	if m.Policy, err = dataflow.ParsePolicy(c.String("policy")); err != nil {
-		return nil, usagef("invalid --policy %q: want dynamic, static or quasi", c.String("policy"))
+		return nil, fields.usage(err)
 	}
 	if m.SchedulerDelay, err = parseFloat(c, "scheduler-delay", false); err != nil {
 		return nil, err
 	}
-	if c.IsSet("bus-time") {
-		for _, name := range []string{"result-bus", "ack-bus", "istructure-bus"} {
-			if c.IsSet(name) {
-				return nil, usagef("invalid --%s: give --bus-time or the three bus times, not both", name)
-			}
-		}
-		b, err := parseFloat(c, "bus-time", false)
-		if err != nil {
-			return nil, err
-		}
-		m.ResultBus, m.AckBus, m.IStructureBus = b, b, b
-	}
-	for _, f := range []struct {
-		name string
-		dst  *float64
-	}{{"result-bus", &m.ResultBus}, {"ack-bus", &m.AckBus}, {"istructure-bus", &m.IStructureBus}} {
-		if c.IsSet(f.name) {
-			if *f.dst, err = parseFloat(c, f.name, false); err != nil {
-				return nil, err
-			}
-		}
+	if err := dataflowBuses(c, m); err != nil {
+		return nil, err
 	}
 	if c.IsSet("bytes-per-time") {
 		if m.BytesPerTime, err = parseFloat(c, "bytes-per-time", false); err != nil {
@@ -405,11 +414,36 @@ func dataflowMachine(c *cli.Context) (*dataflow.Machine, error) {
 			return nil, usagef("invalid --bytes-per-time %s: want a rate > 0 (leave it out to ignore the data)", c.String("bytes-per-time"))
 		}
 	}
-	if m.PEs < 1 || m.PEs > dataflow.MaxPEs {
-		return nil, usagef("invalid --pes %s: want 1 to %d", c.String("pes"), dataflow.MaxPEs)
-	}
 	if err := m.Validate(); err != nil {
-		return nil, dataflowUsage("", err)
+		return nil, fields.usage(err)
 	}
 	return m, nil
+}
+
+// dataflowBuses reads --bus-time or the three bus times.
+func dataflowBuses(c *cli.Context, m *dataflow.Machine) error {
+	if c.IsSet("bus-time") {
+		for _, name := range []string{"result-bus", "ack-bus", "istructure-bus"} {
+			if c.IsSet(name) {
+				return usagef("invalid --%s: give --bus-time or the three bus times, not both", name)
+			}
+		}
+		b, err := parseFloat(c, "bus-time", false)
+		if err != nil {
+			return err
+		}
+		m.ResultBus, m.AckBus, m.IStructureBus = b, b, b
+	}
+	for _, f := range []struct {
+		name string
+		dst  *float64
+	}{{"result-bus", &m.ResultBus}, {"ack-bus", &m.AckBus}, {"istructure-bus", &m.IStructureBus}} {
+		if c.IsSet(f.name) {
+			var err error
+			if *f.dst, err = parseFloat(c, f.name, false); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -3,12 +3,17 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/dlsched/dlsched/executor/dataflow"
+	"github.com/dlsched/dlsched/platform"
+	"github.com/dlsched/dlsched/schema"
+	"github.com/dlsched/dlsched/schema/validate"
+	"github.com/dlsched/dlsched/trace"
 )
 
 // dataflowJSON runs `dlsched dataflow args... --format json` and decodes
@@ -46,7 +51,7 @@ func TestDataflowSizeGuards(t *testing.T) {
 	if err := os.WriteFile(dot, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	refused(t, "reading it", "dataflow", "--graph", dot, "--pes", "4", "--max-memory", "16")
+	refused(t, "reading the graph file (.dot, 1 MB) needs about 76.29 MB of memory, more than --max-memory 16", "dataflow", "--graph", dot, "--pes", "4", "--max-memory", "16")
 	loops := filepath.Join(t.TempDir(), "loops.json")
 	os.WriteFile(loops, []byte(`{"nodes": [{"id": 0}, {"id": 1}], "edges": [[0, 1], [1, 0, {"back": true}]],
  "loops": [{"id": 0, "nodes": [0, 1], "iterations": 1000000000, "control": 1, "parent": null}]}`), 0o644)
@@ -74,7 +79,7 @@ func TestDataflowLargeRun(t *testing.T) {
 	if ms := r.Simulated.Makespan; ms < max(cp, work/4) || ms > work/4+cp {
 		t.Errorf("makespan %g outside [%g, %g]", ms, max(cp, work/4), work/4+cp)
 	}
-	est := dataflow.EstimateRun(dataflow.Sizes{Nodes: n, Edges: 2 * n, Instances: n, InstanceEdges: 2 * n}, &dataflow.Machine{PEs: 4}).Bytes / (1 << 20)
+	est := dataflow.EstimateRun(dataflow.Sizes{Nodes: n, Edges: 2 * n, Instances: n, InstanceEdges: 2 * n}, &dataflow.Machine{PEs: 4}, false).Bytes / (1 << 20)
 	if peak > 2048 || peak > 1.5*est || peak < est/1.5 {
 		t.Errorf("peak %.0f MB, estimate %.0f MB: want under 2048 MB and within a factor 1.5 of the estimate", peak, est)
 	}
@@ -100,7 +105,7 @@ func TestDataflowInapplicableFlags(t *testing.T) {
 		{"--scheduler-delay: --study runs its own", []string{"--study", "small", "--scheduler-delay", "3"}},
 		{"--max-events: --study runs its own", []string{"--study", "small", "--max-events", "1e6"}},
 		{"--plot: it needs --study", []string{"--levels", "5", "--pes", "2", "--plot", "x.svg"}},
-		{"--barrier (level by level) is defined for loop-free graphs", []string{"--graph", writeLoop(t), "--pes", "2", "--barrier"}},
+		{"invalid --barrier (level by level): want a loop-free graph", []string{"--graph", writeLoop(t), "--pes", "2", "--barrier"}},
 	} {
 		refused(t, c.want, append([]string{"dataflow"}, c.args...)...)
 	}
@@ -189,4 +194,118 @@ func TestDataflowWfCommonsCLI(t *testing.T) {
 	os.WriteFile(bad, []byte(`{"name": "w", "workflow": {"specification": {"tasks": [{"id": "split", "parents": ["nowhere"]}]},
  "execution": {"tasks": [{"id": "split", "runtimeInSeconds": 1}]}}}`), 0o644)
 	refused(t, "task split: parent nowhere is not a task", "dataflow", "--graph", bad, "--pes", "2")
+}
+
+// Issue 31 item 5: the documented commands' JSON (docs/dataflow.md and
+// the command's help: a barrier run, proto151 with delays, the BLAST
+// workflow, the acknowledgement example, a deadlock, the study) starts
+// with its format and validates against its schema.
+func TestDataflowDocumentedJSON(t *testing.T) {
+	for _, c := range []struct {
+		format string
+		code   int
+		args   []string
+	}{
+		{schema.Dataflow, 0, []string{"--levels", "5,3,8", "--pes", "4", "--barrier"}},
+		{schema.Dataflow, 0, []string{"--graph", "../../testdata/stg/proto151.stg", "--pes", "8", "--scheduler-delay", "1", "--bus-time", "1"}},
+		{schema.Dataflow, 0, []string{"--graph", "../../testdata/wfcommons/blast-chameleon-small-001.json", "--pes", "8"}},
+		{schema.Dataflow, 0, []string{"--levels", "5,3,8", "--barrier", "--scheduler-delay", "2", "--bus-time", "0", "--pes", "4"}},
+		{schema.Dataflow, 1, []string{"--graph", writeLoop(t), "--pes", "1", "--no-realloc"}},
+		{schema.FlowStudy, 0, []string{"--study", "small"}},
+	} {
+		stdout, stderr, code, _ := probe(t, append(append([]string{"dataflow"}, c.args...), "--format", "json")...)
+		if code != c.code || !strings.HasPrefix(stdout, "{\n  \"format\": \""+c.format+"\",") {
+			t.Errorf("%v: exit %d (stderr %q), stdout starts %q", c.args, code, stderr, head(stdout))
+			continue
+		}
+		if err := validate.Document([]byte(stdout), c.format); err != nil {
+			t.Errorf("%v: %v", c.args, err)
+		}
+	}
+}
+
+// Issue 31 item 4: --trace writes the run as a Chrome trace that validates
+// against schema/trace.schema.json; no two spans of a track overlap; the
+// latest event ends at the report's makespan (also in otherData), in the
+// model's time unit; one process per PE, the scheduler and the buses; the
+// same run gives the same bytes. A
+// study (nothing traced), a path that is not .json and a traced run over
+// --max-memory are refused in one line.
+func TestDataflowTraceCLI(t *testing.T) {
+	dir := t.TempDir()
+	for i, args := range [][]string{
+		{"--graph", "../../testdata/stg/proto151.stg", "--pes", "8", "--scheduler-delay", "1", "--bus-time", "1"},
+		{"--graph", writeCondLoop(t), "--pes", "3", "--scheduler-delay", "1", "--istructure-bus", "2"},
+		{"--random", "500", "--grain", "2", "--pes", "4", "--policy", "quasi", "--scheduler-delay", "1", "--result-bus", "1"},
+	} {
+		path := filepath.Join(dir, fmt.Sprintf("t%d.json", i))
+		r, _, _ := dataflowJSON(t, 0, append(args, "--trace", path)...)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := validate.Document(b, schema.Trace); err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		f, _ := os.Open(path)
+		doc, err := trace.Read(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms := r.Simulated.Makespan
+		if o := doc.Overlap(1e-9 * ms); o != "" {
+			t.Errorf("%v: %s", args, o)
+		}
+		if math.Abs(doc.End()-ms) > 1e-9*ms || doc.Makespan != ms || doc.Unit != dataflow.TimeUnit {
+			t.Errorf("%v: trace ends at %g, states makespan %g in %q; the report's makespan %g", args, doc.End(), doc.Makespan, doc.Unit, ms)
+		}
+		again := filepath.Join(dir, fmt.Sprintf("again%d.json", i))
+		dataflowJSON(t, 0, append(args, "--trace", again)...)
+		if b2, _ := os.ReadFile(again); string(b2) != string(b) {
+			t.Errorf("%v: two traces of the same run differ", args)
+		}
+		procs := map[string]bool{}
+		for _, e := range doc.Spans {
+			procs[e.Process] = true
+		}
+		if len(procs) != r.Machine.PEs+2 || !procs["scheduler"] || !procs["buses"] || !procs[fmt.Sprintf("PE %d", r.Machine.PEs)] {
+			t.Errorf("%v: processes %v, want %d PEs, the scheduler and the buses", args, procs, r.Machine.PEs)
+		}
+	}
+	refused(t, "invalid --trace with --study", "dataflow", "--study", "small", "--trace", filepath.Join(dir, "s.json"))
+	refused(t, "invalid --trace "+dir+"/t.txt: want a file ending in .json", "dataflow", "--levels", "5", "--pes", "2", "--trace", filepath.Join(dir, "t.txt"))
+	refused(t, "invalid --random 400000: a traced run of 400000 node instances on 16 PEs needs about", "dataflow", "--random", "400000", "--pes", "16",
+		"--scheduler-delay", "1", "--bus-time", "1", "--trace", filepath.Join(dir, "big.json"))
+}
+
+func writeCondLoop(t *testing.T) string {
+	path := filepath.Join(t.TempDir(), "cond-loop.json")
+	os.WriteFile(path, []byte(`{"nodes": [{"id": 0}, {"id": 1}, {"id": 2, "kind": "decision"}, {"id": 3}, {"id": 4}, {"id": 5},
+ {"id": 6, "kind": "merge"}, {"id": 7}, {"id": 8, "kind": "write", "loc": 17}, {"id": 9, "kind": "read", "loc": "17"}],
+ "edges": [[0, 1], [1, 2], [2, 3], [2, 4], [4, 5], [3, 6], [5, 6], [6, 7], [7, 1, {"back": true}], [0, 8]],
+ "conds": [{"decision": 2, "then": [3], "else": [4, 5], "merge": [6], "outcome": false}],
+ "loops": [{"id": 0, "nodes": [1, 2, 3, 4, 5, 6, 7], "iterations": 4, "control": 7, "parent": null}]}`), 0o644)
+	return path
+}
+
+// A traced run's peak memory is within a factor 1.5 of its estimate
+// (bytesPerSpan per span on top of the run): --random 30000 on 16 PEs
+// with delays and buses of 1 records 180,000 spans.
+func TestDataflowTraceMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a traced run of 30,000 nodes")
+	}
+	const n = 30_000
+	path := filepath.Join(t.TempDir(), "t.json")
+	_, _, peak := dataflowJSON(t, 0, "--random", fmt.Sprint(n), "--pes", "16", "--scheduler-delay", "1", "--bus-time", "1", "--trace", path)
+	m := &dataflow.Machine{PEs: 16, SchedulerDelay: 1, ResultBus: 1, AckBus: 1, IStructureBus: 1}
+	s := dataflow.Sizes{Nodes: n, Edges: 2 * n, Instances: n, InstanceEdges: 2 * n}
+	est := dataflow.EstimateRun(s, m, true).Bytes / (1 << 20)
+	if peak > 1.5*est || peak < est/1.5 {
+		t.Errorf("traced peak %.0f MB, estimate %.0f MB: want within a factor 1.5", peak, est)
+	}
+	if err := dataflow.CheckRun(s, m, platform.RunOptions{Trace: trace.New(dataflow.TimeUnit), Limits: platform.Limits{MaxBytes: int64(est * (1 << 20) * 0.99)}}); err == nil {
+		t.Errorf("a traced run above its limit was accepted")
+	}
 }

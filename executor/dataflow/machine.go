@@ -3,94 +3,14 @@ package dataflow
 import (
 	"context"
 	"fmt"
-	"math"
 	"sort"
 	"strings"
 
 	"github.com/dlsched/dlsched/executor"
 	"github.com/dlsched/dlsched/executor/dataflow/graph"
+	"github.com/dlsched/dlsched/platform"
+	"github.com/dlsched/dlsched/trace"
 )
-
-// Policy is the scheduling strategy (Section 1).
-type Policy int
-
-const (
-	// Dynamic allocates one node at a time to a free PE (Section 1.1).
-	Dynamic Policy = iota
-	// Static divides the nodes among the PEs before the start (Section
-	// 1.2): node k of the (level, id) order goes to PE k mod p.
-	Static
-	// Quasi divides the graph into partitions of consecutive levels, each
-	// executed statically, one after the other (Section 1.3).
-	Quasi
-)
-
-// ParsePolicy reads "dynamic", "static" or "quasi".
-func ParsePolicy(s string) (Policy, error) {
-	switch s {
-	case "dynamic":
-		return Dynamic, nil
-	case "static":
-		return Static, nil
-	case "quasi":
-		return Quasi, nil
-	}
-	return 0, fmt.Errorf("dataflow: policy %q, want dynamic, static or quasi", s)
-}
-
-// String returns the policy's name.
-func (p Policy) String() string { return [...]string{"dynamic", "static", "quasi"}[p] }
-
-// Machine is the machine's configuration (times in the graph's unit).
-type Machine struct {
-	// PEs is p.
-	PEs int
-	// SchedulerDelay is the scheduler's constant delay per allocation.
-	SchedulerDelay float64
-	// ResultBus, AckBus and IStructureBus are the times one transfer
-	// holds each bus (FIFO, one transfer at a time).
-	ResultBus, AckBus, IStructureBus float64
-	// Barrier executes the graph level by level (Section 3.5).
-	Barrier bool
-	// Policy is the scheduling strategy; NoRealloc switches off same-loop
-	// reallocation; NoEager switches off eager allocation of nodes that
-	// are not yet enabled.
-	Policy    Policy
-	NoRealloc bool
-	NoEager   bool
-	// BytesPerTime is the result bus's rate for the data a result carries
-	// (graph.Node.Data): a transfer holds the bus ResultBus + Data /
-	// BytesPerTime. 0 leaves the data out.
-	BytesPerTime float64
-	// MaxEvents bounds a run (0: none); MaxBytes refuses, before anything
-	// in proportion to the graph is built, a run whose Estimate exceeds it
-	// (0: none). CheckSize applies both.
-	MaxEvents int64
-	MaxBytes  int64
-	// Progress, when set, is called with the number of node instances
-	// finished, every few thousand and at the end.
-	Progress func(done int)
-}
-
-// MaxPEs bounds the machine.
-const MaxPEs = 100_000
-
-// Validate checks the configuration.
-func (m *Machine) Validate() error {
-	switch {
-	case m.PEs < 1 || m.PEs > MaxPEs:
-		return fmt.Errorf("dataflow: Machine.PEs = %d, want 1..%d", m.PEs, MaxPEs)
-	case !(m.SchedulerDelay >= 0) || math.IsInf(m.SchedulerDelay, 0):
-		return fmt.Errorf("dataflow: Machine.SchedulerDelay %g, want a finite time >= 0", m.SchedulerDelay)
-	case !(m.ResultBus >= 0) || !(m.AckBus >= 0) || !(m.IStructureBus >= 0) || math.IsInf(m.ResultBus+m.AckBus+m.IStructureBus, 0):
-		return fmt.Errorf("dataflow: Machine.ResultBus, AckBus, IStructureBus %g, %g, %g: want finite times >= 0", m.ResultBus, m.AckBus, m.IStructureBus)
-	case !(m.BytesPerTime >= 0) || math.IsInf(m.BytesPerTime, 0):
-		return fmt.Errorf("dataflow: Machine.BytesPerTime %g: want a finite rate >= 0 (0: data not charged)", m.BytesPerTime)
-	case m.MaxEvents < 0 || m.MaxBytes < 0:
-		return fmt.Errorf("dataflow: Machine.MaxEvents %d, Machine.MaxBytes %d: want limits >= 0 (0: none)", m.MaxEvents, m.MaxBytes)
-	}
-	return nil
-}
 
 // IStructureError is a second write to a written location.
 type IStructureError struct {
@@ -128,16 +48,18 @@ type Result struct {
 
 // pe is a processing element.
 type pe struct {
-	idx     int
-	inbox   *executor.Mailbox[assignment]
-	kick    *executor.Mailbox[struct{}]
-	current int // instance held, -1
-	bound   int // loop node bound to this PE (-1)
-	outer   int // its outermost loop instance
-	busy    float64
-	free    bool
-	working bool  // computing or broadcasting (not waiting for operands)
-	set     []int // static/quasi: instances of its set, in order
+	idx   int
+	inbox *executor.Mailbox[assignment]
+	// operands is notified when the instance the PE holds may have become
+	// enabled, been cancelled ("disregard") or been revoked.
+	operands *executor.Condition
+	current  int // instance held, -1
+	bound    int // loop node bound to this PE (-1)
+	outer    int // its outermost loop instance
+	busy     float64
+	free     bool
+	working  bool  // computing or broadcasting (not waiting for operands)
+	set      []int // static/quasi: instances of its set, in order
 }
 
 type assignment struct {
@@ -147,15 +69,20 @@ type assignment struct {
 
 // machine is the state of one run.
 type machine struct {
-	cfg   *Machine
-	g     *graph.Graph
-	u     *unrolled
-	sim   *executor.Sim
-	pes   []*pe
-	buses map[string]*executor.Resource
-	res   *Result
-	ready []readyEntry // enabled, unallocated instances (kept sorted)
-	stale int          // stale entries in ready
+	cfg *Machine
+	opt platform.RunOptions
+	rec trace.Recorder // nil: no trace
+	// traceArgs holds the details shared by an instance's spans on a PE
+	// (made when tracing only).
+	traceArgs []map[string]any
+	g         *graph.Graph
+	u         *unrolled
+	sim       *executor.Sim
+	pes       []*pe
+	buses     map[string]*executor.Resource
+	res       *Result
+	ready     []readyEntry // enabled, unallocated instances (kept sorted)
+	stale     int          // stale entries in ready
 	// free and revoke are the free PEs (in index order) and the PEs
 	// holding revocable nodes (latest node first) during one scheduler run.
 	free, revoke []*pe
@@ -176,50 +103,30 @@ type machine struct {
 	dispatchPending bool
 }
 
-// InputError reports a machine or graph that cannot be run, as opposed to
-// a failed or cancelled simulation.
-type InputError struct{ Err error }
-
-// Error returns the underlying message.
-func (e *InputError) Error() string { return e.Err.Error() }
-
-// Unwrap returns the underlying error.
-func (e *InputError) Unwrap() error { return e.Err }
-
-// Run executes g on the machine. A run that cannot finish (a deadlock,
-// reads of locations never written) returns a Result with Completed false
-// and the reason in Deadlock, not an error.
-func Run(ctx context.Context, g *graph.Graph, cfg *Machine) (*Result, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, &InputError{err}
-	}
-	if cfg.Policy != Dynamic && len(g.Loops) > 0 {
-		return nil, &InputError{fmt.Errorf("dataflow: Machine.Policy %s is defined here for loop-free graphs (the graph has %d loops)", cfg.Policy, len(g.Loops))}
-	}
-	if cfg.Barrier && len(g.Loops) > 0 {
-		// an iteration's nodes share their levels with the next iteration's,
-		// which waits for a later level of this one
-		return nil, &InputError{fmt.Errorf("dataflow: Machine.Barrier (level by level) is defined for loop-free graphs (the graph has %d loops)", len(g.Loops))}
-	}
-	if err := cfg.CheckSize(g); err != nil {
-		return nil, &InputError{err}
-	}
-	u, err := unroll(g)
+// simulate executes the checked configuration on the kernel. A run that
+// cannot finish (a deadlock, reads of locations never written) returns a
+// Result with Completed false and the reason in Deadlock, not an error.
+func simulate(ctx context.Context, c *Config, opt platform.RunOptions) (*Result, error) {
+	u, err := unroll(c.Graph)
 	if err != nil {
-		return nil, &InputError{err}
+		return nil, err
 	}
-	m := newMachine(g, u, cfg)
+	m := newMachine(c.Graph, u, &c.Machine, opt)
 	if err := m.sim.Run(ctx); err != nil {
 		return nil, fmt.Errorf("dataflow: simulation: %w", err)
 	}
-	return m.result(), nil
+	r := m.result()
+	if m.rec != nil && !r.Completed {
+		m.rec.Instant(traceScheduler, traceDeadlock, "deadlock", m.sim.Now(), map[string]any{"reason": r.Deadlock})
+	}
+	return r, nil
 }
 
 // newMachine builds the machine's state, its PEs and buses, and queues
 // the first scheduler run.
-func newMachine(g *graph.Graph, u *unrolled, cfg *Machine) *machine {
-	sim := executor.NewSim(executor.SimConfig{MaxEvents: cfg.MaxEvents})
-	m := &machine{cfg: cfg, g: g, u: u, sim: sim, written: map[string]int{}, readers: map[string][]int{}, bound: map[int]int{},
+func newMachine(g *graph.Graph, u *unrolled, cfg *Machine, opt platform.RunOptions) *machine {
+	sim := executor.NewSim(executor.SimConfig{MaxEvents: opt.MaxEvents})
+	m := &machine{cfg: cfg, opt: opt, rec: opt.Trace, g: g, u: u, sim: sim, written: map[string]int{}, readers: map[string][]int{}, bound: map[int]int{},
 		res: &Result{PEBusy: make([]float64, cfg.PEs), BusBusy: map[string]float64{}, IStructureErrors: []IStructureError{}},
 		buses: map[string]*executor.Resource{
 			"result":     executor.NewResource(sim, "result bus", 1),
@@ -232,33 +139,18 @@ func newMachine(g *graph.Graph, u *unrolled, cfg *Machine) *machine {
 	}
 	for i := 0; i < cfg.PEs; i++ {
 		p := &pe{idx: i, current: -1, bound: -1, outer: -1, free: true,
-			inbox: executor.NewMailbox[assignment](sim, fmt.Sprintf("PE %d", i+1), executor.Unbounded),
-			kick:  executor.NewMailbox[struct{}](sim, fmt.Sprintf("PE %d operands", i+1), 1)}
+			inbox:    executor.NewMailbox[assignment](sim, peName(i), executor.Unbounded),
+			operands: executor.NewCondition(sim, peName(i)+" operands")}
 		m.pes = append(m.pes, p)
 	}
-	if cfg.Barrier {
-		maxL := 0
-		for _, in := range u.inst {
-			maxL = max(maxL, in.level)
-		}
-		m.levelN = make([]int, maxL+1)
-		for _, in := range u.inst {
-			m.levelN[in.level]++
-		}
-	}
-	switch cfg.Policy {
-	case Static:
-		m.deal(m.order(nil))
-	case Quasi:
-		m.parts = quasiPartitions(g, cfg.PEs) // loop-free: instance i is node i
-	}
+	m.initPolicy(g)
 	for _, in := range u.inst {
 		if in.enabled {
 			m.push(in.idx)
 		}
 	}
 	for _, p := range m.pes {
-		sim.SpawnDaemon(fmt.Sprintf("PE %d", p.idx+1), func(pr *executor.Proc) { m.peLoop(pr, p) })
+		sim.SpawnDaemon(peName(p.idx), func(pr *executor.Proc) { m.peLoop(pr, p) })
 	}
 	sim.At(0, func() {
 		if cfg.Policy == Quasi {
@@ -267,6 +159,27 @@ func newMachine(g *graph.Graph, u *unrolled, cfg *Machine) *machine {
 		m.dispatch()
 	})
 	return m
+}
+
+// initPolicy prepares level by level execution and the static and
+// quasi-dynamic policies' sets.
+func (m *machine) initPolicy(g *graph.Graph) {
+	if m.cfg.Barrier {
+		maxL := 0
+		for _, in := range m.u.inst {
+			maxL = max(maxL, in.level)
+		}
+		m.levelN = make([]int, maxL+1)
+		for _, in := range m.u.inst {
+			m.levelN[in.level]++
+		}
+	}
+	switch m.cfg.Policy {
+	case Static:
+		m.deal(m.order(nil))
+	case Quasi:
+		m.parts = quasiPartitions(g, m.cfg.PEs) // loop-free: instance i is node i
+	}
 }
 
 // result gathers what the run observed.
@@ -414,15 +327,30 @@ func (m *machine) startPartition() {
 	}
 }
 
-// transfer holds a bus for its transfer time.
-func (m *machine) transfer(pr *executor.Proc, bus string, t float64) {
+// transfer holds a bus for its transfer time; c says what it carries,
+// for the trace.
+func (m *machine) transfer(pr *executor.Proc, bus string, t float64, c cause) {
 	if t <= 0 {
 		return
 	}
 	b := m.buses[bus]
 	b.Acquire(pr)
+	start := pr.Now()
 	pr.Wait(t)
 	b.Release()
+	if m.rec != nil {
+		m.rec.Span(traceBuses, busTracks[bus], c.name(), start, pr.Now(), m.causeArgs(c))
+	}
+}
+
+// delay waits the scheduler's constant delay for a PE (an allocation or an
+// acknowledgement; decision 2 of docs/dataflow.md: they do not queue).
+func (m *machine) delay(pr *executor.Proc, c cause) {
+	start := pr.Now()
+	pr.Wait(m.cfg.SchedulerDelay)
+	if m.rec != nil && m.cfg.SchedulerDelay > 0 {
+		m.rec.Span(traceScheduler, peName(c.pe), c.name(), start, pr.Now(), m.causeArgs(c))
+	}
 }
 
 // peLoop is a PE: it executes the assignments the scheduler sends.
@@ -430,8 +358,9 @@ func (m *machine) peLoop(pr *executor.Proc, p *pe) {
 	for {
 		a := p.inbox.Recv(pr)
 		if a.inst < 0 { // quasi: a new partition's allocation
-			pr.Wait(m.cfg.SchedulerDelay)
-			m.transfer(pr, "ack", m.cfg.AckBus)
+			c := cause{what: "allocate partition", pe: p.idx, part: m.part + 1}
+			m.delay(pr, c)
+			m.transfer(pr, "ack", m.cfg.AckBus, c)
 			m.waiting--
 			p.free = true
 			m.dispatch()
@@ -447,12 +376,12 @@ func (m *machine) peLoop(pr *executor.Proc, p *pe) {
 func (m *machine) execute(pr *executor.Proc, p *pe, a assignment) {
 	in := m.u.inst[a.inst]
 	if a.alloc && m.cfg.Policy == Dynamic {
-		pr.Wait(m.cfg.SchedulerDelay)
-		m.transfer(pr, "ack", m.cfg.AckBus)
+		m.delay(pr, cause{what: "allocate", pe: p.idx, in: in})
+		m.transfer(pr, "ack", m.cfg.AckBus, cause{what: "allocate", pe: p.idx, in: in})
 	}
-	for !in.enabled && !in.failed && p.current == in.idx {
-		p.kick.Recv(pr) // eager allocation: wait for the operands
-	}
+	// eager allocation: wait for the operands, a "disregard" token or a
+	// revocation
+	p.operands.WaitFor(pr, func() bool { return in.enabled || in.failed || p.current != in.idx })
 	if p.current != in.idx {
 		return // revoked: the PE has a new assignment in its inbox
 	}
@@ -461,26 +390,15 @@ func (m *machine) execute(pr *executor.Proc, p *pe, a assignment) {
 		return
 	}
 	p.working = true
-	if in.kind == graph.Read && !in.dataReady {
-		m.transfer(pr, "istructure", m.cfg.IStructureBus) // request
-		if _, ok := m.written[in.loc]; !ok {
-			m.transfer(pr, "istructure", m.cfg.IStructureBus) // "not-available"
-			in.pending, in.allocated = true, -1
-			m.readers[in.loc] = append(m.readers[in.loc], in.idx)
-			p.working = false
-			m.release(p)
-			return
-		}
-		m.transfer(pr, "istructure", m.cfg.IStructureBus) // the data
+	if in.kind == graph.Read && !in.dataReady && !m.read(pr, p, in) {
+		return
 	}
-	pr.Wait(in.time)
-	p.busy += in.time
-	m.res.NodeInstances++
+	m.compute(pr, p, in)
 	if in.kind == graph.Write {
-		m.transfer(pr, "istructure", m.cfg.IStructureBus)
+		m.transfer(pr, "istructure", m.cfg.IStructureBus, cause{what: "write", pe: p.idx, in: in})
 		m.write(pr, in)
 	} else {
-		m.broadcast(pr, in)
+		m.broadcast(pr, p, in)
 	}
 	p.working = false
 	m.finish(pr, in)
@@ -492,6 +410,34 @@ func (m *machine) execute(pr *executor.Proc, p *pe, a assignment) {
 	m.release(p)
 }
 
+// read asks the I-structure for a read's location: the data comes back on
+// the bus, or a "not-available" reply frees the PE and the read waits for
+// the write (false).
+func (m *machine) read(pr *executor.Proc, p *pe, in *instance) bool {
+	m.transfer(pr, "istructure", m.cfg.IStructureBus, cause{what: "request", pe: p.idx, in: in})
+	if _, ok := m.written[in.loc]; !ok {
+		m.transfer(pr, "istructure", m.cfg.IStructureBus, cause{what: "not-available", pe: p.idx, in: in})
+		in.pending, in.allocated = true, -1
+		m.readers[in.loc] = append(m.readers[in.loc], in.idx)
+		p.working = false
+		m.release(p)
+		return false
+	}
+	m.transfer(pr, "istructure", m.cfg.IStructureBus, cause{what: "data", pe: p.idx, in: in})
+	return true
+}
+
+// compute executes the node's operation on PE p.
+func (m *machine) compute(pr *executor.Proc, p *pe, in *instance) {
+	start := pr.Now()
+	pr.Wait(in.time)
+	p.busy += in.time
+	m.res.NodeInstances++
+	if m.rec != nil {
+		m.rec.Span(peName(p.idx), traceCompute, nodeName(in), start, pr.Now(), m.causeArgs(cause{pe: p.idx, in: in}))
+	}
+}
+
 // broadcast sends a result on the result bus (with the data it carries,
 // when the bus has a rate) and waits for its acknowledgement. The
 // scheduler acknowledges, after its constant delay, when it holds a
@@ -501,16 +447,16 @@ func (m *machine) execute(pr *executor.Proc, p *pe, a assignment) {
 // operations takes finite time ... a constant delay"); otherwise the PEs
 // holding the consumers capture it and acknowledge. Either way one
 // transfer on the acknowledgement bus (docs/dataflow.md).
-func (m *machine) broadcast(pr *executor.Proc, in *instance) {
+func (m *machine) broadcast(pr *executor.Proc, p *pe, in *instance) {
 	t := m.cfg.ResultBus
 	if m.cfg.BytesPerTime > 0 {
 		t += in.data / m.cfg.BytesPerTime
 	}
-	m.transfer(pr, "result", t)
+	m.transfer(pr, "result", t, cause{what: "result", pe: p.idx, in: in})
 	if m.cfg.SchedulerDelay > 0 && m.schedulerAcks(in) {
-		pr.Wait(m.cfg.SchedulerDelay)
+		m.delay(pr, cause{what: "acknowledge", pe: p.idx, in: in})
 	}
-	m.transfer(pr, "ack", m.cfg.AckBus)
+	m.transfer(pr, "ack", m.cfg.AckBus, cause{what: "acknowledge", pe: p.idx, in: in})
 }
 
 // schedulerAcks reports whether the scheduler takes part in acknowledging
@@ -552,6 +498,10 @@ func (m *machine) loopRunning(outer int) bool { return outer >= 0 && m.u.outerSi
 func (m *machine) write(pr *executor.Proc, in *instance) {
 	if first, ok := m.written[in.loc]; ok {
 		m.res.IStructureErrors = append(m.res.IStructureErrors, IStructureError{Loc: in.loc, First: first, Second: in.node, Time: pr.Now()})
+		if m.rec != nil {
+			m.rec.Instant(traceBuses, busTracks["istructure"], "second write to "+in.loc, pr.Now(),
+				map[string]any{"loc": in.loc, "first_writer": first, "second_writer": in.node})
+		}
 		return
 	}
 	m.written[in.loc] = in.node
@@ -562,17 +512,22 @@ func (m *machine) write(pr *executor.Proc, in *instance) {
 	}
 	// The I-structure PE sends the data on its bus, then the scheduler
 	// allocates each read again.
-	m.sim.Spawn("I-structure "+in.loc, func(ip *executor.Proc) {
-		for _, ri := range readers {
-			m.transfer(ip, "istructure", m.cfg.IStructureBus)
-			r := m.u.inst[ri]
-			r.pending, r.dataReady = false, true
-			if r.enabled && !r.done {
-				m.push(ri)
-			}
+	m.sim.Spawn("I-structure "+in.loc, func(ip *executor.Proc) { m.serveReads(ip, readers) })
+}
+
+// serveReads is the I-structure PE sending a written location's data to
+// the reads that waited for it, one transfer each, in the order they
+// asked; the scheduler then allocates them again.
+func (m *machine) serveReads(ip *executor.Proc, readers []int) {
+	for _, ri := range readers {
+		r := m.u.inst[ri]
+		m.transfer(ip, "istructure", m.cfg.IStructureBus, cause{what: "serve", pe: -1, in: r})
+		r.pending, r.dataReady = false, true
+		if r.enabled && !r.done {
+			m.push(ri)
 		}
-		m.dispatch()
-	})
+	}
+	m.dispatch()
 }
 
 // finish marks an instance done and enables its successors; a decision
@@ -580,15 +535,15 @@ func (m *machine) write(pr *executor.Proc, in *instance) {
 func (m *machine) finish(pr *executor.Proc, in *instance) {
 	in.done = true
 	m.left--
-	if m.cfg.Progress != nil && (m.left%4096 == 0 || m.left == 0) {
-		m.cfg.Progress(len(m.u.inst) - m.left)
+	if m.opt.Progress != nil && (m.left%4096 == 0 || m.left == 0) {
+		m.opt.Progress(len(m.u.inst)-m.left, len(m.u.inst))
 	}
 	m.res.Makespan = pr.Now()
 	if m.cfg.Barrier {
 		m.levelN[in.level]--
 	}
 	for _, ci := range in.cancels {
-		m.cancel(ci)
+		m.cancel(ci, in)
 	}
 	for _, si := range in.succs {
 		if s := m.u.inst[si]; !s.done && !s.failed && s.need > 0 {
@@ -629,15 +584,15 @@ func (m *machine) enable(s *instance) {
 	}
 	s.enabled = true
 	if s.allocated >= 0 {
-		m.pes[s.allocated].kick.Put(struct{}{})
+		m.pes[s.allocated].operands.Notify()
 	} else if !s.pending {
 		m.push(s.idx)
 	}
 }
 
-// cancel deletes an instance of a failed branch: a PE holding it gets a
-// "disregard" token.
-func (m *machine) cancel(i int) {
+// cancel deletes an instance of a failed branch of decision dec: a PE
+// holding it gets a "disregard" token.
+func (m *machine) cancel(i int, dec *instance) {
 	in := m.u.inst[i]
 	if in.done || in.failed {
 		return
@@ -654,7 +609,11 @@ func (m *machine) cancel(i int) {
 	m.remove(i)
 	if in.allocated >= 0 {
 		m.res.DisregardTokens++
-		m.pes[in.allocated].kick.Put(struct{}{})
+		m.pes[in.allocated].operands.Notify()
+		if m.rec != nil {
+			args := m.instantArgs(cause{pe: in.allocated, in: in}, map[string]any{"decision": dec.node})
+			m.rec.Instant(peName(in.allocated), traceCompute, "disregard "+nodeName(in), m.sim.Now(), args)
+		}
 	}
 }
 
@@ -772,6 +731,10 @@ func (m *machine) place(in *instance) bool {
 		if p := m.idleInLoop(in.outer); p != nil {
 			delete(m.bound, p.bound)
 			m.res.Reallocations++
+			if m.rec != nil {
+				m.rec.Instant(traceScheduler, peName(p.idx), "reallocate to "+nodeName(in), m.sim.Now(),
+					m.instantArgs(cause{pe: p.idx, in: in}, nil))
+			}
 			m.assign(p, i, true)
 			return true
 		}
@@ -782,8 +745,12 @@ func (m *machine) place(in *instance) bool {
 		old := p.current
 		m.u.inst[old].allocated = -1
 		m.u.inst[old].eager = false
+		if m.rec != nil {
+			args := m.instantArgs(cause{pe: p.idx, in: in}, map[string]any{"revoked": m.u.inst[old].node})
+			m.rec.Instant(traceScheduler, peName(p.idx), "revoke "+nodeName(m.u.inst[old]), m.sim.Now(), args)
+		}
 		m.assign(p, i, true)
-		p.kick.Put(struct{}{})
+		p.operands.Notify()
 		return true
 	}
 	return false

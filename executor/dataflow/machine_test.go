@@ -13,6 +13,7 @@ import (
 
 	"github.com/dlsched/dlsched/executor/dataflow/graph"
 	"github.com/dlsched/dlsched/internal/leakcheck"
+	"github.com/dlsched/dlsched/platform"
 )
 
 type fataler interface {
@@ -22,11 +23,11 @@ type fataler interface {
 
 func run(t fataler, g *graph.Graph, m *Machine) *Result {
 	t.Helper()
-	r, err := Run(context.Background(), g, m)
+	r, err := Run(context.Background(), Config{Graph: g, Machine: *m}, platform.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return r
+	return r.Simulated
 }
 
 func parse(t testing.TB, js string) *graph.Graph {
@@ -288,8 +289,10 @@ func TestStaticAndQuasi(t *testing.T) {
 			}
 		}
 	}
-	if _, err := Run(context.Background(), parse(t, loopGraph), &Machine{PEs: 2, Policy: Static}); err == nil {
-		t.Error("static scheduling of a loop was accepted")
+	_, err := Run(context.Background(), Config{Graph: parse(t, loopGraph), Machine: Machine{PEs: 2, Policy: Static}}, platform.RunOptions{})
+	var fe *platform.FieldError
+	if !errors.As(err, &fe) || fe.Field != FieldPolicy {
+		t.Errorf("static scheduling of a loop: %v, want a FieldError on Machine.Policy", err)
 	}
 }
 
@@ -371,9 +374,9 @@ func TestConditionalInsideLoop(t *testing.T) {
 // i+1's nodes share their levels with iteration i's, and wait for a later
 // level of it (it deadlocked at t=2 on the two-node loop).
 func TestBarrierRefusesLoops(t *testing.T) {
-	_, err := Run(context.Background(), parse(t, loopGraph), &Machine{PEs: 2, Barrier: true})
-	var in *InputError
-	if !errors.As(err, &in) || !strings.Contains(err.Error(), "Machine.Barrier") {
-		t.Fatalf("error %v, want an InputError naming Machine.Barrier", err)
+	_, err := Run(context.Background(), Config{Graph: parse(t, loopGraph), Machine: Machine{PEs: 2, Barrier: true}}, platform.RunOptions{})
+	var fe *platform.FieldError
+	if !errors.As(err, &fe) || fe.Field != FieldBarrier || !strings.Contains(err.Error(), "Machine.Barrier") {
+		t.Fatalf("error %v, want a FieldError naming Machine.Barrier", err)
 	}
 }

@@ -4,16 +4,17 @@ import (
 	"fmt"
 
 	"github.com/dlsched/dlsched/executor/dataflow/graph"
+	"github.com/dlsched/dlsched/platform"
 )
 
 // Measured costs of a run, peak resident memory with Go's collector at its
 // default setting (docs/dataflow.md, Limits; cmd/dlsched's
-// TestDataflowMemoryEstimate checks them): bytes per node and per edge of
-// the graph and of its unrolled program together, per PE (its process and
-// mailboxes), and kernel events per node instance — 4 with free buses and
-// no scheduler delay, one more with a delay, 3 more with a result bus, 5
-// with an acknowledgement bus (two transfers), 6 for an I-structure node
-// with an I-structure bus.
+// TestDataflowLargeRun and TestDataflowTraceMemory check them): bytes per
+// node and per edge of the graph and of its unrolled program together,
+// per PE (its process, mailbox and condition), and kernel events per node
+// instance — 4 with free buses and no scheduler delay, one more with a
+// delay, 3 more with a result bus, 5 with an acknowledgement bus (two
+// transfers), 6 for an I-structure node with an I-structure bus.
 const (
 	bytesPerNode   = 600
 	bytesPerEdge   = 100
@@ -24,6 +25,12 @@ const (
 	eventsResult   = 3
 	eventsAck      = 5
 	eventsIOAccess = 6
+	// bytesPerSpan is the memory of one span of a trace recorded in
+	// memory (trace.Trace), its share of the arguments included: measured
+	// 396, 362 and 347 bytes of peak memory per span for --random 50000,
+	// 200000 and 400000 on 16 PEs with delays and buses of 1 (6 spans per
+	// node instance).
+	bytesPerSpan = 400
 )
 
 // Sizes are the sizes a run's cost depends on: the graph's nodes and
@@ -41,27 +48,34 @@ type Estimate struct {
 }
 
 // EstimateRun predicts the cost of running a program of the given sizes on
-// the machine. Callers that generate or read a graph check it (Check)
-// before building anything, from the sizes they know.
-func EstimateRun(s Sizes, m *Machine) Estimate {
+// the machine, with its trace in memory when traced. Callers that
+// generate or read a graph check it (CheckRun) before building anything,
+// from the sizes they know.
+func EstimateRun(s Sizes, m *Machine, traced bool) Estimate {
 	per := float64(eventsBase)
+	spans := 1.0 // the computation
 	for _, x := range []struct {
-		t float64
-		n int
-	}{{m.SchedulerDelay, eventsDelay}, {m.ResultBus, eventsResult}, {m.AckBus, eventsAck}} {
+		t            float64
+		events, span int
+	}{{m.SchedulerDelay, eventsDelay, 2}, {m.ResultBus, eventsResult, 1}, {m.AckBus, eventsAck, 2}} {
 		if x.t > 0 {
-			per += float64(x.n)
+			per += float64(x.events)
+			spans += float64(x.span) // the delay of the allocation and of the acknowledgement; the transfers
 		}
 	}
-	io := 0.0
+	io, ioSpans := 0.0, 0.0
 	if m.IStructureBus > 0 {
-		io = eventsIOAccess
+		io, ioSpans = eventsIOAccess, 3 // request, reply or "not-available", served read
 	}
-	return Estimate{
+	e := Estimate{
 		Bytes: bytesBase + bytesPerNode*(s.Nodes+s.Instances)/2 + bytesPerEdge*(s.Edges+s.InstanceEdges)/2 +
 			bytesPerPE*float64(m.PEs),
 		Events: per*s.Instances + io*s.IOInstances,
 	}
+	if traced {
+		e.Bytes += bytesPerSpan * (spans*s.Instances + ioSpans*s.IOInstances)
+	}
+	return e
 }
 
 // GraphSizes counts g's sizes; its unrolled program is counted, not built.
@@ -89,45 +103,42 @@ func GraphSizes(g *graph.Graph) Sizes {
 	return s
 }
 
-// SizeError is a run refused before it started: its estimate exceeds a
-// limit of the Machine. Field is "Machine.MaxBytes" or "Machine.MaxEvents";
-// Need and Limit are in bytes or events.
-type SizeError struct {
-	Field       string
-	Need, Limit float64
-}
-
-// Error implements error.
-func (e *SizeError) Error() string {
-	return e.Format(func(f string) string { return f })
-}
-
-// Format renders the error with the field named by name (the command line
-// names its flag).
-func (e *SizeError) Format(name func(field string) string) string {
-	if e.Field == FieldMaxBytes {
-		return fmt.Sprintf("the run needs about %.0f MB, more than the limit %s %.0f MB", e.Need/(1<<20), name(e.Field), e.Limit/(1<<20))
+// Check refuses an estimate beyond the limits (0: no limit) with a
+// *platform.LimitError: what names the run ("a run of 16 node instances on
+// 4 PEs"), fewer what else the caller could reduce for memory (may name
+// fields as {Field}; "" for nothing).
+func (e Estimate) Check(l platform.Limits, what, fewer string) error {
+	if l.MaxBytes > 0 && e.Bytes > float64(l.MaxBytes) {
+		return &platform.LimitError{Pkg: pkg, What: what, Need: e.Bytes / (1 << 20), Limit: float64(l.MaxBytes) / (1 << 20),
+			Unit: "MB of memory", Field: FieldMaxBytes, Fewer: fewer}
 	}
-	return fmt.Sprintf("the run needs about %.3g kernel events, more than the limit %s %.3g", e.Need, name(e.Field), e.Limit)
-}
-
-// The fields a SizeError names.
-const (
-	FieldMaxBytes  = "Machine.MaxBytes"
-	FieldMaxEvents = "Machine.MaxEvents"
-)
-
-// Check refuses an estimate beyond the machine's limits (MaxBytes,
-// MaxEvents; 0 is no limit).
-func (m *Machine) Check(e Estimate) error {
-	if m.MaxBytes > 0 && e.Bytes > float64(m.MaxBytes) {
-		return &SizeError{Field: FieldMaxBytes, Need: e.Bytes, Limit: float64(m.MaxBytes)}
-	}
-	if m.MaxEvents > 0 && e.Events > float64(m.MaxEvents) {
-		return &SizeError{Field: FieldMaxEvents, Need: e.Events, Limit: float64(m.MaxEvents)}
+	if l.MaxEvents > 0 && e.Events > float64(l.MaxEvents) {
+		return &platform.LimitError{Pkg: pkg, What: what, Need: e.Events, Limit: float64(l.MaxEvents),
+			Unit: "simulation events", Field: FieldMaxEvents, Fewer: "nodes"}
 	}
 	return nil
 }
 
-// CheckSize is Check of EstimateRun(GraphSizes(g), m).
-func (m *Machine) CheckSize(g *graph.Graph) error { return m.Check(EstimateRun(GraphSizes(g), m)) }
+// CheckRun refuses, before anything in proportion to it is built, a run
+// of a program of the given sizes on the machine estimated to exceed
+// opt's limits (its trace included when opt.Trace is set; the events
+// only when it simulates).
+func CheckRun(s Sizes, m *Machine, opt platform.RunOptions) error {
+	e := EstimateRun(s, m, opt.Trace != nil && !opt.NoSim)
+	if opt.NoSim {
+		e.Events = 0
+	}
+	what := fmt.Sprintf("a run of %.0f node instances on %d PEs", s.Instances, m.PEs)
+	if opt.Trace != nil && !opt.NoSim {
+		what = "a traced" + what[1:]
+	}
+	return e.Check(opt.Limits, what, "nodes or {"+FieldPEs+"}")
+}
+
+// CheckRead refuses, before it is read, a graph file of the given
+// extension and size whose reading is estimated (graph.ReadCost) to need
+// more memory than l allows.
+func CheckRead(ext string, size int64, l platform.Limits) error {
+	e := Estimate{Bytes: graph.ReadCost(ext, size)}
+	return e.Check(platform.Limits{MaxBytes: l.MaxBytes}, fmt.Sprintf("reading the graph file (%s, %d MB)", ext, size>>20), "")
+}
