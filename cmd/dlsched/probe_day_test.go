@@ -154,7 +154,8 @@ func TestProbeDayResultMessages(t *testing.T) {
 }
 
 // --trace writes the simulated run as a Chrome trace (Perfetto,
-// chrome://tracing): it validates against schema/trace.schema.json, no
+// chrome://tracing), the same bytes for the same run: it validates
+// against schema/trace.schema.json, no
 // two spans of one track overlap, its last event ends at the makespan the
 // report gives, and it has a process per node (the farmer, each worker,
 // the harvester). The report is the one written without --trace.
@@ -169,6 +170,11 @@ func TestProbeDayTrace(t *testing.T) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
+	}
+	again := filepath.Join(t.TempDir(), "again.json")
+	probe(t, append(args, "--trace", again)...)
+	if b2, _ := os.ReadFile(again); !bytes.Equal(b, b2) {
+		t.Error("the same run wrote two different traces")
 	}
 	if err := validate.Document(b, schema.Trace); err != nil {
 		t.Fatal(err)
