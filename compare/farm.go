@@ -7,6 +7,7 @@ import (
 	"github.com/dlsched/dlsched/executor/farm/day"
 	"github.com/dlsched/dlsched/executor/farm/nepp"
 	"github.com/dlsched/dlsched/executor/farm/pfarm"
+	"github.com/dlsched/dlsched/platform"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -126,10 +127,11 @@ func dayRow(ctx context.Context, p *Platform, m int, x float64) (Row, error) {
 	cfg := &day.Config{Layout: day.Line, Harness: day.HarnessD, Workers: p.M, MessageBytes: x,
 		ResultBytes: p.ResultPerUnit * x, ExplicitResult: true, JobTime: p.A * x, ConstantJobs: true,
 		Bandwidth: 1 / p.C, SetupBytes: p.S / p.C, BidirectionalFactor: 1, TotalJobs: m}
-	res, err := day.Simulate(ctx, cfg)
+	rep, err := day.Run(ctx, *cfg, platform.RunOptions{})
 	if err != nil {
 		return row, fmt.Errorf("compare: harness: %w", err)
 	}
+	res := rep.Simulated
 	busy := 0.0
 	done := 0
 	for k, b := range res.Busy {

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"errors"
-	"io"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/dlsched/dlsched/executor/farm/day"
-	"github.com/dlsched/dlsched/internal/atomicfile"
+	"github.com/dlsched/dlsched/platform"
 	"github.com/dlsched/dlsched/plotting"
 )
 
@@ -18,8 +16,11 @@ func dayCommand() *cli.Command {
 		Usage: "Day's farm harnesses on lines and ternary trees (paper 002): supply/demand model beside a simulation",
 		Description: "Times in seconds, sizes in bytes, bandwidth in bytes/s or with MiB/MB. Examples:\n" +
 			"  dlsched farm day --layout line --harness D --workers 8 --message-bytes 4096 --job-time 0.0625 --bandwidth 1.177MiB --setup-bytes 12.9\n" +
-			"  dlsched farm day --granularity --workers 32 --bandwidth 1.51MiB --setup-time 3e-6 --max-events 5e8 --plot gran.svg",
-		Flags: append([]cli.Flag{
+			"  dlsched farm day --granularity --workers 32 --bandwidth 1.51MiB --setup-time 3e-6 --max-events 5e8 --plot gran.svg\n" +
+			"--format json writes a dlsched.day/1 document (dlsched.day-study/1 with --granularity); --trace FILE.json writes\n" +
+			"the simulated run (not with --no-sim or --granularity) as a Chrome trace: open it in ui.perfetto.dev (Open trace file)\n" +
+			"or chrome://tracing (Load); one process per farmer, worker and harvester, one track per CPU and link direction.",
+		Flags: append(append([]cli.Flag{
 			&cli.StringFlag{Name: "layout", Value: "line", Usage: "line or tree (full ternary tree)"},
 			&cli.StringFlag{Name: "harness", Value: "D", Usage: "A, B or D (slots J P R Q: A = 1 0 1 0, B and D = 1 1 1 1)"},
 			&cli.StringFlag{Name: "workers", Usage: "number of workers w (a tree: 3, 12, 39, ...)"},
@@ -39,127 +40,108 @@ func dayCommand() *cli.Command {
 			&cli.StringFlag{Name: "total-work", Value: "4194.304", Usage: "with --granularity: nominal work in seconds (the thesis: 32 workers × 100 × 1.31 s)"},
 			&cli.StringFlag{Name: "bytes-per-second", Value: "3125", Usage: "with --granularity: message bytes per second of job time (the thesis: 32 bytes per 10.24 ms)"},
 			&cli.StringFlag{Name: "job-times", Usage: "with --granularity: job times, comma separated (default 0.01024·2^k, k = 0..7)"},
-			&cli.StringFlag{Name: "plot", Usage: "with --granularity: draw makespan and efficiency against the job time (.svg or .png)"},
-			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json"},
-			&cli.StringFlag{Name: "out", Usage: "write the report to this file instead of stdout"},
-		}, limitFlags()...),
+		}, outputFlags("with --granularity: draw makespan and efficiency against the job time (.svg or .png)")...), limitFlags()...),
 		Action: dayAction,
 	}
 }
 
-// dayFlags maps the day package's names of its inputs to their flags.
-var dayFlags = map[string]string{
+// dayFields maps the day package's names of its inputs to their flags.
+var dayFields = fieldFlags{
 	"Config.Layout": "layout", "Config.Harness": "harness", "Config.Workers": "workers",
 	"Config.MessageBytes": "message-bytes", "Config.ResultBytes": "result-bytes", "Config.JobTime": "job-time",
 	"Config.DelayLoop": "delay-loop", "Config.Bandwidth": "bandwidth", "Config.SetupBytes": "setup-bytes",
 	"Config.SetupTime": "setup-time", "Config.BidirectionalFactor": "bidirectional-factor",
 	"Config.FarmerCost": "farmer-cost", "Config.CPUPerMessage": "cpu-per-message",
-	"Config.MaxEvents": "max-events", "Config.MaxBytes": "max-memory",
+	"Limits.MaxEvents": "max-events", "Limits.MaxBytes": "max-memory",
+	"RunOptions.NoSim": "no-sim", "RunOptions.Trace": "trace",
 	"Study.TotalWork": "total-work", "Study.BytesPerSecond": "bytes-per-second", "Study.JobTimes": "job-times",
-}
-
-// dayFlag is the flag of one of the day package's inputs.
-func dayFlag(field string) string {
-	if f, ok := dayFlags[field]; ok {
-		return "--" + f
-	}
-	return field
-}
-
-// dayErr turns the day package's bad-input errors into bad usage naming
-// the flags; other errors pass unchanged.
-func dayErr(err error) error {
-	var fe *day.FieldError
-	var le *day.LimitError
-	switch {
-	case errors.As(err, &fe):
-		return usage(errors.New(fe.Format(dayFlag)))
-	case errors.As(err, &le):
-		return usage(errors.New(le.Format(dayFlag)))
-	}
-	return err
 }
 
 func dayAction(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return usagef("unexpected argument %q", c.Args().First())
 	}
-	format := c.String("format")
-	if format != "table" && format != "json" {
-		return usagef("invalid --format %s: want table or json", format)
+	gran := c.Bool("granularity")
+	if !gran {
+		for _, name := range []string{"plot", "job-times", "total-work", "bytes-per-second"} {
+			if c.IsSet(name) {
+				return usagef("invalid --%s: it needs --granularity", name)
+			}
+		}
 	}
-	if err := checkOutPath("out", c.String("out")); err != nil {
+	out, err := readOutputs(c)
+	if err != nil {
 		return err
 	}
-	gran := c.Bool("granularity")
-	cfg, err := dayConfig(c, gran)
+	cfg, opt, err := dayConfig(c, gran)
 	if err != nil {
 		return err
 	}
 	if gran {
-		return dayGranularity(c, cfg, format)
+		return dayGranularity(c, cfg, opt, out)
 	}
-	for _, name := range []string{"plot", "job-times", "total-work", "bytes-per-second"} {
-		if c.IsSet(name) {
-			return usagef("invalid --%s: it needs --granularity", name)
-		}
+	return dayRun(c, cfg, opt, out)
+}
+
+// dayRun evaluates the model and simulates the farm unless --no-sim.
+func dayRun(c *cli.Context, cfg *day.Config, opt platform.RunOptions, out outputs) error {
+	if opt.NoSim && out.trace != "" {
+		return usagef("invalid --trace: --no-sim simulates nothing to trace")
 	}
-	if err := dayErr(cfg.Validate()); err != nil {
+	if err := dayFields.usage(cfg.Check(opt)); err != nil {
 		return err
 	}
-	noSim := c.Bool("no-sim")
-	if !noSim {
-		if err := dayErr(cfg.CheckLimits()); err != nil {
-			return err
-		}
-		cfg.Progress = dayProgress(c, cfg.Jobs(), cfg.Estimate().Events)
+	if !opt.NoSim {
+		opt.Progress = dayProgress(c, cfg.Jobs(), cfg.Estimate().Events)
 	}
-	r, err := day.Run(c.Context, cfg, noSim)
+	tr := out.recorder("s")
+	if tr != nil {
+		opt.Trace = tr
+	}
+	r, err := day.Run(c.Context, *cfg, opt)
 	if err != nil {
-		return dayErr(err)
+		return dayFields.usage(err)
 	}
-	return writeReport(c.String("out"), format, r.WriteJSON, r.WriteTable)
+	if tr != nil {
+		tr.Makespan = r.Simulated.Makespan
+	}
+	return out.write(r, nil, 1, tr)
 }
 
 // dayProgress is a progress bar over the results of a run estimated to
 // take at least five million events (a few seconds), or nil.
-func dayProgress(c *cli.Context, results int, events int64) func(int) {
+func dayProgress(c *cli.Context, results int, events int64) func(done, total int) {
 	if events < 5_000_000 {
 		return nil
 	}
-	return progress(c, results, 0, "farm day", "results")
+	bar := progress(c, results, 0, "farm day", "results")
+	if bar == nil {
+		return nil
+	}
+	return func(done, _ int) { bar(done) }
 }
 
-func dayGranularity(c *cli.Context, cfg *day.Config, format string) error {
+// dayGranularity runs the study of Section 4.10: it simulates every job
+// size, so --no-sim and --trace (one trace is one run) are refused.
+func dayGranularity(c *cli.Context, cfg *day.Config, opt platform.RunOptions, out outputs) error {
+	switch {
+	case opt.NoSim:
+		return usagef("invalid --no-sim: the granularity study simulates every job size")
+	case out.trace != "":
+		return usagef("invalid --trace: --granularity runs one farm per job size; trace a single run without --granularity")
+	}
 	study, err := dayStudy(c)
 	if err != nil {
 		return err
 	}
-	plotPath := c.String("plot")
-	var plotFormat string
-	if plotPath != "" {
-		if plotFormat, err = plotting.Format(plotPath); err != nil {
-			return usagef("invalid --plot %s: want a file ending in .svg or .png", plotPath)
-		}
-		if err := checkOutPath("plot", plotPath); err != nil {
-			return err
-		}
-	}
 	if jobs, events := study.Size(*cfg); jobs > 0 {
-		cfg.Progress = dayProgress(c, jobs, events)
+		opt.Progress = dayProgress(c, jobs, events)
 	}
-	r, err := day.Granularity(c.Context, *cfg, study)
+	r, err := day.Granularity(c.Context, *cfg, study, opt)
 	if err != nil {
-		return dayErr(err)
+		return dayFields.usage(err)
 	}
-	if plotPath != "" {
-		if err := atomicfile.Write(plotPath, func(w io.Writer) error {
-			return plotting.WritePanels(w, plotFormat, r.Charts(), 1)
-		}); err != nil {
-			return err
-		}
-	}
-	return writeReport(c.String("out"), format, r.WriteJSON, r.WriteTable)
+	return out.write(r, func() []plotting.Chart { return plotting.DayGranularity(r) }, 1, nil)
 }
 
 // dayStudy reads the granularity study's flags.
@@ -179,41 +161,42 @@ func dayStudy(c *cli.Context) (day.Study, error) {
 	return s, err
 }
 
-// dayConfig reads the flags; with granularity the job time and message
-// size come from the study. The limits are read here; the configuration
-// is validated by the caller.
-func dayConfig(c *cli.Context, gran bool) (*day.Config, error) {
+// dayConfig reads the flags into a configuration and the run options
+// (the limits, --no-sim); with granularity the job time and message size
+// come from the study. The configuration is checked by the library.
+func dayConfig(c *cli.Context, gran bool) (*day.Config, platform.RunOptions, error) {
 	cfg := &day.Config{}
+	opt := platform.RunOptions{NoSim: c.Bool("no-sim")}
 	var err error
 	if cfg.Layout, err = dayLayout(c); err != nil {
-		return nil, err
+		return nil, opt, err
 	}
 	if cfg.Harness, err = day.ParseHarness(c.String("harness")); err != nil {
-		return nil, usagef("invalid --harness %q: want A, B or D", c.String("harness"))
+		return nil, opt, usagef("invalid --harness %q: want A, B or D", c.String("harness"))
 	}
 	if cfg.DistantFirst, err = dayPriority(c); err != nil {
-		return nil, err
+		return nil, opt, err
 	}
 	if cfg.Workers, err = parseInt(c, "workers"); err != nil {
-		return nil, err
+		return nil, opt, err
 	}
 	if err := dayLink(c, cfg); err != nil {
-		return nil, err
+		return nil, opt, err
 	}
 	if gran {
 		for _, name := range []string{"message-bytes", "result-bytes", "job-time", "delay-loop"} {
 			if c.IsSet(name) {
-				return nil, usagef("invalid --%s: --granularity sets job sizes itself", name)
+				return nil, opt, usagef("invalid --%s: --granularity sets job sizes itself", name)
 			}
 		}
 	} else if err := dayJob(c, cfg); err != nil {
-		return nil, err
+		return nil, opt, err
 	}
 	if err := dayCosts(c, cfg); err != nil {
-		return nil, err
+		return nil, opt, err
 	}
-	cfg.MaxBytes, cfg.MaxEvents, err = limits(c)
-	return cfg, err
+	opt.MaxBytes, opt.MaxEvents, err = limits(c)
+	return cfg, opt, err
 }
 
 // dayLink reads the bandwidth and the set-up.

@@ -1,9 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dlsched/dlsched/schema"
+	"github.com/dlsched/dlsched/schema/validate"
+	"github.com/dlsched/dlsched/trace"
 )
 
 // dayBase is a valid `farm day` run (Section 4.9.3's line of 8) with
@@ -97,16 +104,17 @@ func TestProbeDayBidirectionalFactor(t *testing.T) {
 // defaults (a line of 157 workers, about 2.5 million messages) is probed
 // with DLSCHED_PROBE_LARGEST=1: it runs in 27 s, 29 MB on this machine.
 func TestProbeDaySizes(t *testing.T) {
-	refused(t, "invalid --workers 100000: the run is estimated at 2735 MB, above --max-memory = 1024", dayBase("workers", "1e5")...)
-	refused(t, "above --max-memory", dayBase("workers", "100000", "max-events", "1e15")...)
-	refused(t, "invalid --workers 88572: the run is estimated at 1961 MB", dayBase("workers", "88572", "layout", "tree")...)
-	refused(t, "invalid --workers 29523: the run is estimated at 1488392196 events, above --max-events = 50000000",
+	refused(t, "a line of 100000 workers with 10000000 jobs needs about 2735 MB of memory, more than --max-memory 1024: raise it or use fewer workers (--workers)",
+		dayBase("workers", "1e5")...)
+	refused(t, "more than --max-memory", dayBase("workers", "100000", "max-events", "1e15")...)
+	refused(t, "a tree of 88572 workers with 8857200 jobs needs about 1961 MB of memory", dayBase("workers", "88572", "layout", "tree")...)
+	refused(t, "a tree of 29523 workers with 2952300 jobs may need up to 1.488e+09 simulation events, more than --max-events 5e+07: raise it or use fewer workers (--workers)",
 		dayBase("workers", "29523", "layout", "tree")...)
-	refused(t, "invalid --workers 158: the run is estimated at 50247152 events", dayBase("workers", "158")...)
-	refused(t, "invalid --workers 20: the run is estimated at", dayBase("workers", "20", "max-events", "100000")...)
+	refused(t, "a line of 158 workers with 15800 jobs may need up to 5.025e+07 simulation events", dayBase("workers", "158")...)
+	refused(t, "a line of 20 workers with 2000 jobs may need up to", dayBase("workers", "20", "max-events", "100000")...)
 	// The granularity study: all its runs count.
 	gran := []string{"farm", "day", "--granularity", "--workers", "32", "--harness", "A", "--bandwidth", "1.51MiB", "--setup-time", "3e-6"}
-	refused(t, "invalid --total-work 4194.304: the run is estimated at", gran...)
+	refused(t, "the granularity study's 8 runs may need up to 4.309e+08 simulation events, more than --max-events 5e+07: raise it or use fewer jobs (less --total-work or longer --job-times)", gran...)
 	refused(t, "invalid --total-work 1e+12: want at most 100000000 jobs", append(gran, "--total-work", "1e12")...)
 	refused(t, "invalid --total-work 4194.304: want at most 100000000 jobs: in jobs of 1e-12 s (--job-times)", append(gran, "--job-times", "1e-12")...)
 	refused(t, "invalid --job-times (1001 times)", append(gran, "--job-times", strings.Repeat("1,", 1000)+"1")...)
@@ -142,5 +150,93 @@ func TestProbeDayResultMessages(t *testing.T) {
 	out, _, _, _ = probe(t, append(dayBase("result-bytes", "0"), "--no-sim")...)
 	if !strings.Contains(out, "(job 0.00332927 s, result 1.04523e-05 s)") {
 		t.Errorf("--result-bytes 0:\n%s", out)
+	}
+}
+
+// --trace writes the simulated run as a Chrome trace (Perfetto,
+// chrome://tracing), the same bytes for the same run: it validates
+// against schema/trace.schema.json, no
+// two spans of one track overlap, its last event ends at the makespan the
+// report gives, and it has a process per node (the farmer, each worker,
+// the harvester). The report is the one written without --trace.
+func TestProbeDayTrace(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "day.json")
+	args := append(dayBase("workers", "4", "cpu-per-message", "1e-4", "farmer-cost", "1e-3"), "--format", "json")
+	out, errOut, code, _ := probe(t, append(args, "--trace", path)...)
+	plain, _, _, _ := probe(t, args...)
+	if code != 0 || errOut != "" || out != plain {
+		t.Fatalf("exit %d, stderr %q; the report differs from the untraced one: %v", code, errOut, out != plain)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := filepath.Join(t.TempDir(), "again.json")
+	probe(t, append(args, "--trace", again)...)
+	if b2, _ := os.ReadFile(again); !bytes.Equal(b, b2) {
+		t.Error("the same run wrote two different traces")
+	}
+	if err := validate.Document(b, schema.Trace); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := trace.Read(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := decodeJSON(t, out)["simulated"].(map[string]any)["makespan"].(float64)
+	if o := doc.Overlap(1e-12 * ms); o != "" {
+		t.Error(o)
+	}
+	if end := doc.End(); math.Abs(end-ms) > 1e-9*ms || doc.Makespan != ms || doc.Unit != "s" {
+		t.Errorf("trace ends at %.12g (otherData: makespan %g, unit %q), the report's makespan is %.12g", end, doc.Makespan, doc.Unit, ms)
+	}
+	procs := map[string]bool{}
+	for _, s := range doc.Spans {
+		procs[s.Process] = true
+	}
+	for _, p := range []string{"farmer", "worker 1", "worker 2", "worker 3", "worker 4"} {
+		if !procs[p] {
+			t.Errorf("no spans of %q: %v", p, procs)
+		}
+	}
+	if len(doc.Instants) != 1 || doc.Instants[0].Process != "harvester" {
+		t.Errorf("instants %+v, want the harvester's last result", doc.Instants)
+	}
+	// Nothing to trace, a trace the memory limit does not allow, a file
+	// that is not .json: one line, before anything is run.
+	refused(t, "invalid --trace: --no-sim simulates nothing to trace", append(dayBase(), "--no-sim", "--trace", path)...)
+	refused(t, "invalid --trace: --granularity runs one farm per job size",
+		"farm", "day", "--granularity", "--workers", "4", "--bandwidth", "1.51MiB", "--setup-time", "3e-6", "--trace", path)
+	refused(t, "invalid --no-sim: the granularity study simulates every job size",
+		"farm", "day", "--granularity", "--workers", "4", "--bandwidth", "1.51MiB", "--setup-time", "3e-6", "--no-sim")
+	refused(t, "a line of 157 workers with 15700 jobs and its trace needs about 2443 MB of memory, more than --max-memory 1024",
+		append(dayBase("workers", "157"), "--trace", path)...)
+	refused(t, "--trace", append(dayBase(), "--trace", filepath.Join(t.TempDir(), "day.txt"))...)
+}
+
+// The documented commands' JSON declares its format first and validates
+// against schema/day.schema.json and schema/day-study.schema.json.
+func TestProbeDayJSON(t *testing.T) {
+	for _, c := range []struct {
+		format string
+		args   []string
+	}{
+		{schema.Day, dayBase()},
+		{schema.Day, append(dayBase("workers", "100000"), "--no-sim")},
+		{schema.Day, []string{"farm", "day", "--layout", "tree", "--workers", "3", "--message-bytes", "4096", "--job-time", "0.005",
+			"--bandwidth", "1.177MiB", "--setup-bytes", "12.9", "--bidirectional-factor", "0.5"}},
+		{schema.DayStudy, []string{"farm", "day", "--granularity", "--workers", "4", "--harness", "A", "--bandwidth", "1.51MiB",
+			"--setup-time", "3e-6", "--total-work", "8", "--job-times", "0.01,0.1,0.5"}},
+	} {
+		out, errOut, code, _ := probe(t, append(c.args, "--format", "json")...)
+		if code != 0 || errOut != "" {
+			t.Fatalf("%v: exit %d, %s", c.args, code, errOut)
+		}
+		if !strings.HasPrefix(out, "{\n  \"format\": \""+c.format+"\",\n") {
+			t.Errorf("%v: does not begin with its format:\n%.80s", c.args, out)
+		}
+		if err := validate.Document([]byte(out), c.format); err != nil {
+			t.Errorf("%v: %v", c.args, err)
+		}
 	}
 }

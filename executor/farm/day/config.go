@@ -74,7 +74,8 @@ func ParseHarness(s string) (Harness, error) {
 }
 
 // Config is one farm run. Times are seconds, sizes bytes, bandwidth
-// bytes/s.
+// bytes/s. What every model's run takes besides (limits, the model alone,
+// progress, a trace) comes in platform.RunOptions.
 type Config struct {
 	Layout  Layout
 	Harness Harness
@@ -109,13 +110,6 @@ type Config struct {
 	// ExplicitResult takes ResultBytes as given, 0 included (otherwise 0
 	// means "as long as the job message").
 	ConstantJobs, ExplicitResult bool
-	// MaxEvents and MaxBytes, when > 0, bound a run: Simulate and
-	// Granularity refuse (*LimitError) a configuration whose Estimate
-	// exceeds them, before anything in proportion to it is allocated.
-	MaxEvents, MaxBytes int64
-	// Progress, if set, is called now and then during a run with the
-	// number of results arrived so far (of Jobs()).
-	Progress func(results int)
 }
 
 // MaxWorkers bounds a farm before anything is allocated.

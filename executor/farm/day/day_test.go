@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"testing"
+
+	"github.com/dlsched/dlsched/platform"
 )
 
 func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
@@ -75,11 +77,11 @@ func line(h Harness, w int, j float64) *Config {
 
 func sim(t *testing.T, c *Config) *Result {
 	t.Helper()
-	r, err := Simulate(context.Background(), c)
+	r, err := Run(context.Background(), *c, platform.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return r
+	return r.Simulated
 }
 
 // Exact cases: one worker (harness D) takes Σj + 2c; with j much longer
@@ -188,7 +190,7 @@ func TestValidate(t *testing.T) {
 		{Layout: Line, Harness: HarnessD, Workers: 2, JobTime: 1, Bandwidth: 0},
 		{Layout: Line, Harness: Harness{"X", 0, 0, 1, 0}, Workers: 2, JobTime: 1, Bandwidth: 1},
 	} {
-		if _, err := Simulate(context.Background(), bad); err == nil {
+		if _, err := Run(context.Background(), *bad, platform.RunOptions{}); err == nil {
 			t.Errorf("%+v accepted", bad)
 		}
 	}

@@ -4,9 +4,13 @@ import (
 	"context"
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/dlsched/dlsched/platform"
+	"github.com/dlsched/dlsched/trace"
 )
 
 // Issue 28, item 5. Thesis 4.14.4: "c is the time to communicate a job or
@@ -67,11 +71,11 @@ func TestCeilingProperty(t *testing.T) {
 		if rapid.Bool().Draw(t, "constant") { // equal jobs, fewer of them
 			c.ConstantJobs, c.JobsPerWorker = true, rapid.IntRange(1, 40).Draw(t, "per")
 		}
-		r, err := Simulate(context.Background(), c)
+		rep, err := Run(context.Background(), *c, platform.RunOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := Predict(c)
+		r, p := rep.Simulated, Predict(c)
 		if r.Efficiency > p.EfficiencyCeiling*(1+1e-9) {
 			t.Fatalf("%+v: simulated efficiency %.9g above the ceiling %.9g (%s)", c, r.Efficiency, p.EfficiencyCeiling, p.SupplyLimit)
 		}
@@ -101,7 +105,7 @@ func TestFillSlotsAsSimulated(t *testing.T) {
 		if got := c.jobSlots(); got != tc.want {
 			t.Errorf("%s of %d, harness %s: %d slots, want %d", c.Layout, c.Workers, c.Harness.Name, got, tc.want)
 		}
-		f := newFarm(c)
+		f := newFarm(c, platform.RunOptions{})
 		if c.Layout == Line {
 			f.wireLine()
 		} else {
@@ -197,16 +201,19 @@ func TestEstimateAndLimits(t *testing.T) {
 			t.Errorf("%s of %d: %d messages, %d events; estimated %d, %d", c.Layout, c.Workers, r.Messages, r.Events, e.Messages, e.Events)
 		}
 	}
-	c := line(HarnessD, 100_000, 1)
-	c.MaxBytes = 1 << 30
-	var le *LimitError
-	if _, err := Simulate(context.Background(), c); !errors.As(err, &le) || le.Field != "Config.Workers" || le.Limit != "Config.MaxBytes" || le.Estimate < 2000 {
+	var le *platform.LimitError
+	_, err := Run(context.Background(), *line(HarnessD, 100_000, 1), platform.RunOptions{Limits: platform.Limits{MaxBytes: 1 << 30}})
+	if !errors.As(err, &le) || le.Pkg != "day" || le.Field != "Limits.MaxBytes" || le.Need < 2000 || le.Limit != 1024 ||
+		le.Fewer != "workers ({Config.Workers})" || !strings.Contains(le.What, "100000 workers") {
 		t.Errorf("100,000 workers within 1 GB: %v", err)
 	}
-	c = line(HarnessD, 158, 1)
-	c.MaxEvents = 5e7
-	if _, err := Simulate(context.Background(), c); !errors.As(err, &le) || le.Limit != "Config.MaxEvents" || le.Estimate != 20*100*158*159+4*(3*158+2*157) {
+	_, err = Run(context.Background(), *line(HarnessD, 158, 1), platform.RunOptions{Limits: platform.Limits{MaxEvents: 5e7}})
+	if !errors.As(err, &le) || le.Field != "Limits.MaxEvents" || le.Need != 20*100*158*159+4*(3*158+2*157) || !le.Bound {
 		t.Errorf("158 workers within 5e7 events: %v", err)
+	}
+	// The model alone is not limited: nothing is simulated.
+	if _, err := Run(context.Background(), *line(HarnessD, 100_000, 1), platform.RunOptions{NoSim: true, Limits: platform.Limits{MaxBytes: 1 << 30}}); err != nil {
+		t.Errorf("model only: %v", err)
 	}
 }
 
@@ -233,10 +240,33 @@ func TestFieldErrors(t *testing.T) {
 	} {
 		c := ok()
 		mod(c)
-		var fe *FieldError
-		if err := c.Validate(); !errors.As(err, &fe) || fe.Field != field {
+		var fe *platform.FieldError
+		if err := c.Validate(); !errors.As(err, &fe) || fe.Field != field || fe.Pkg != "day" {
 			t.Errorf("%s: %v", field, err)
 		}
+	}
+	// The run options: negative limits, a trace of nothing, a study that
+	// would not simulate or would be traced.
+	rec := trace.New("s")
+	for field, opt := range map[string]platform.RunOptions{
+		"Limits.MaxEvents": {Limits: platform.Limits{MaxEvents: -1}},
+		"Limits.MaxBytes":  {Limits: platform.Limits{MaxBytes: -1}},
+		"RunOptions.Trace": {NoSim: true, Trace: rec},
+	} {
+		var fe *platform.FieldError
+		if _, err := Run(context.Background(), *ok(), opt); !errors.As(err, &fe) || fe.Field != field {
+			t.Errorf("%s: %v", field, err)
+		}
+	}
+	study := Study{TotalWork: 2, BytesPerSecond: 1, JobTimes: []float64{0.5}}
+	for field, opt := range map[string]platform.RunOptions{"RunOptions.NoSim": {NoSim: true}, "RunOptions.Trace": {Trace: rec}} {
+		var fe *platform.FieldError
+		if _, err := Granularity(context.Background(), *ok(), study, opt); !errors.As(err, &fe) || fe.Field != field {
+			t.Errorf("study, %s: %v", field, err)
+		}
+	}
+	if rec.Len() != 0 {
+		t.Errorf("a refused run recorded %d events", rec.Len())
 	}
 	base := *ok()
 	for field, s := range map[string]Study{
@@ -244,21 +274,29 @@ func TestFieldErrors(t *testing.T) {
 		"Study.BytesPerSecond": {TotalWork: 1, BytesPerSecond: math.NaN(), JobTimes: []float64{1}},
 		"Study.JobTimes":       {TotalWork: 1, BytesPerSecond: 1, JobTimes: []float64{10}},
 	} {
-		var fe *FieldError
-		if _, err := Granularity(context.Background(), base, s); !errors.As(err, &fe) || fe.Field != field {
+		var fe *platform.FieldError
+		if _, err := Granularity(context.Background(), base, s, platform.RunOptions{}); !errors.As(err, &fe) || fe.Field != field {
 			t.Errorf("%s: %v", field, err)
 		}
 	}
 }
 
-// Config.Progress reports the results arrived, never decreasing, ending at
-// the number of jobs; across a granularity study it counts on from the
-// runs before.
+// RunOptions.Progress reports the results arrived, never decreasing,
+// ending at the number of jobs, which it gives as the total; across a
+// granularity study it counts on from the runs before, of the study's
+// total.
 func TestProgress(t *testing.T) {
 	var seen []int
+	report := func(done, total int) {
+		seen = append(seen, done)
+		if total != 800 && total != 880 {
+			t.Errorf("total %d", total)
+		}
+	}
 	c := line(HarnessD, 8, 0.005)
-	c.Progress = func(n int) { seen = append(seen, n) }
-	sim(t, c)
+	if _, err := Run(context.Background(), *c, platform.RunOptions{Progress: report}); err != nil {
+		t.Fatal(err)
+	}
 	if len(seen) < 2 || seen[len(seen)-1] != 800 {
 		t.Fatalf("progress %v, want several reports ending at 800", seen)
 	}
@@ -272,7 +310,7 @@ func TestProgress(t *testing.T) {
 	if jobs, _ := s.Size(*c); jobs != 880 {
 		t.Errorf("study size %d jobs, want 800 + 80", jobs)
 	}
-	if _, err := Granularity(context.Background(), *c, s); err != nil || len(seen) == 0 || seen[len(seen)-1] != 880 {
+	if _, err := Granularity(context.Background(), *c, s, platform.RunOptions{Progress: report}); err != nil || len(seen) == 0 || seen[len(seen)-1] != 880 {
 		t.Errorf("study progress %v (%v), want it to end at 880", seen, err)
 	}
 }
@@ -283,11 +321,11 @@ func BenchmarkSimulateLine8(b *testing.B) {
 	c := line(HarnessD, 8, 0.015625)
 	var events int64
 	for b.Loop() {
-		r, err := Simulate(context.Background(), c)
+		r, err := Run(context.Background(), *c, platform.RunOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}
-		events += r.Events
+		events += r.Simulated.Events
 	}
 	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
 }
@@ -297,11 +335,11 @@ func BenchmarkSimulateTree120(b *testing.B) {
 	c := &Config{Layout: Tree, Harness: HarnessD, Workers: 120, MessageBytes: 1024, JobTime: 0.05, Bandwidth: 1.51 * MiB, SetupBytes: 4.75}
 	var events int64
 	for b.Loop() {
-		r, err := Simulate(context.Background(), c)
+		r, err := Run(context.Background(), *c, platform.RunOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}
-		events += r.Events
+		events += r.Simulated.Events
 	}
 	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
 }

@@ -3,6 +3,8 @@ package day
 import (
 	"context"
 	"math"
+
+	"github.com/dlsched/dlsched/platform"
 )
 
 // Fit is the result of FitCPUPerMessage.
@@ -24,11 +26,11 @@ func FitCPUPerMessage(ctx context.Context, base Config, fitJ, fitEff []float64, 
 	eff := func(y, j float64) (float64, error) {
 		c := base
 		c.CPUPerMessage, c.JobTime = y, j
-		r, err := Simulate(ctx, &c)
+		r, err := Run(ctx, c, platform.RunOptions{})
 		if err != nil {
 			return 0, err
 		}
-		return r.Efficiency, nil
+		return r.Simulated.Efficiency, nil
 	}
 	loss := func(y float64) (float64, error) {
 		sum := 0.0
@@ -41,25 +43,10 @@ func FitCPUPerMessage(ctx context.Context, base Config, fitJ, fitEff []float64, 
 		}
 		return sum, nil
 	}
-	a, b := 0.0, maxY
-	phi := (math.Sqrt(5) - 1) / 2
-	for it := 0; it < 30; it++ {
-		c, d := b-phi*(b-a), a+phi*(b-a)
-		lc, err := loss(c)
-		if err != nil {
-			return nil, err
-		}
-		ld, err := loss(d)
-		if err != nil {
-			return nil, err
-		}
-		if lc <= ld {
-			b = d
-		} else {
-			a = c
-		}
+	y, err := goldenSection(loss, 0, maxY, 30)
+	if err != nil {
+		return nil, err
 	}
-	y := (a + b) / 2
 	f := &Fit{CPUPerMessage: y}
 	for _, j := range fitJ {
 		e, err := eff(y, j)
@@ -68,7 +55,43 @@ func FitCPUPerMessage(ctx context.Context, base Config, fitJ, fitEff []float64, 
 		}
 		f.Fitted = append(f.Fitted, e)
 	}
-	var err error
 	f.Predicted, err = eff(y, holdJ)
 	return f, err
+}
+
+// goldenSection narrows [a, b] around a minimum of loss in iters steps of
+// the golden ratio and returns the middle of the last interval. Each step
+// keeps one of its two inner points, and its loss, for the next: one
+// evaluation a step (two at the start).
+func goldenSection(loss func(float64) (float64, error), a, b float64, iters int) (float64, error) {
+	phi := (math.Sqrt(5) - 1) / 2
+	c, d := b-phi*(b-a), a+phi*(b-a)
+	lc, err := loss(c)
+	if err != nil {
+		return 0, err
+	}
+	ld, err := loss(d)
+	if err != nil {
+		return 0, err
+	}
+	for it := 1; it < iters; it++ {
+		if lc <= ld {
+			b, d, ld = d, c, lc
+			c = b - phi*(b-a)
+			lc, err = loss(c)
+		} else {
+			a, c, lc = c, d, ld
+			d = a + phi*(b-a)
+			ld, err = loss(d)
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+	if lc <= ld {
+		b = d
+	} else {
+		a = c
+	}
+	return (a + b) / 2, nil
 }

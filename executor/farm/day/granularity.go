@@ -7,7 +7,7 @@ import (
 	"io"
 	"math"
 
-	"github.com/dlsched/dlsched/plotting"
+	"github.com/dlsched/dlsched/platform"
 )
 
 // GranularityRow is one job size of the granularity study.
@@ -24,6 +24,9 @@ type GranularityRow struct {
 // into equal jobs, messages proportional to the job time. DLS gives the
 // same platform in dlsched solve's terms (see Granularity).
 type GranularityReport struct {
+	// Format is the document's declared format (StudyFormat), written
+	// first.
+	Format         string           `json:"format"`
 	Model          string           `json:"model"`
 	Parameters     Parameters       `json:"parameters"`
 	TotalWork      float64          `json:"total_work"`
@@ -77,8 +80,8 @@ func (s *Study) validate() error {
 // configs returns the run of each job time j: message size
 // BytesPerSecond·j, TotalWork/(w·j) jobs per worker (rounded), with the
 // thesis's job-length variation; each is valid, and together they are
-// within base's limits (the events of all runs, the memory of one).
-func (s *Study) configs(base Config) ([]Config, error) {
+// within the limits l (the events of all runs, the memory of one).
+func (s *Study) configs(base Config, l platform.Limits) ([]Config, error) {
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
@@ -107,41 +110,47 @@ func (s *Study) configs(base Config) ([]Config, error) {
 	}
 	e := base.Estimate()
 	e.Events = events
-	return out, base.checkLimits(e, "Study.TotalWork", gs(s.TotalWork))
+	what := fmt.Sprintf("the granularity study's %d runs", len(out))
+	return out, base.checkLimits(e, l, what, "jobs (less {Study.TotalWork} or longer {Study.JobTimes})")
 }
 
 // Granularity runs base for every job time of the study (see
 // Study.configs). In dlsched solve's terms the same platform is S = s/B
 // seconds per message, C = 1/B seconds per byte, A = 1/BytesPerSecond
 // seconds of work per byte, V = TotalWork·BytesPerSecond bytes: farming
-// in equal chunks of j·BytesPerSecond bytes. Bad input is a *FieldError or
-// a *LimitError, returned before any run.
-func Granularity(ctx context.Context, base Config, s Study) (*GranularityReport, error) {
-	cfgs, err := s.configs(base)
+// in equal chunks of j·BytesPerSecond bytes. opt.Limits bound all the
+// runs together; opt.Progress counts the results of all of them. The
+// study simulates every job size and writes no trace (one trace is one
+// run), so opt.NoSim and opt.Trace are refused. Bad input is a
+// *platform.FieldError or a *platform.LimitError, returned before any run.
+func Granularity(ctx context.Context, base Config, s Study, opt platform.RunOptions) (*GranularityReport, error) {
+	if err := checkStudyOptions(opt); err != nil {
+		return nil, err
+	}
+	cfgs, err := s.configs(base, opt.Limits)
 	if err != nil {
 		return nil, err
 	}
-	r := &GranularityReport{Model: "day", TotalWork: s.TotalWork, BytesPerSec: s.BytesPerSecond, BestMakespan: math.Inf(1)}
+	total := 0
+	for i := range cfgs {
+		total += cfgs[i].jobs()
+	}
+	r := &GranularityReport{Format: StudyFormat, Model: "day", TotalWork: s.TotalWork, BytesPerSec: s.BytesPerSecond, BestMakespan: math.Inf(1)}
 	done := 0
 	for i := range cfgs {
 		c := &cfgs[i]
-		if base.Progress != nil {
+		var one platform.RunOptions
+		if opt.Progress != nil {
 			before := done
-			c.Progress = func(n int) { base.Progress(before + n) }
+			one.Progress = func(n, _ int) { opt.Progress(before+n, total) }
 		}
 		r.Parameters = params(c)
-		sim, err := Simulate(ctx, c)
+		sim, err := simulate(ctx, c, one)
 		if err != nil {
 			return nil, err
 		}
 		done += c.jobs()
-		pr := Predict(c)
-		row := GranularityRow{JobTime: c.JobTime, MessageBytes: c.MessageBytes, Jobs: c.jobs(), Makespan: sim.Makespan,
-			Efficiency: sim.Efficiency, Ceiling: pr.EfficiencyCeiling}
-		r.Rows = append(r.Rows, row)
-		if row.Makespan < r.BestMakespan {
-			r.BestJobTime, r.BestMakespan, r.BestEfficiency = c.JobTime, row.Makespan, row.Efficiency
-		}
+		r.add(c, sim)
 	}
 	st := base.setupBytes()
 	r.DLS = map[string]any{"S": st / base.Bandwidth, "C": 1 / base.Bandwidth, "A": 1 / s.BytesPerSecond, "V": s.TotalWork * s.BytesPerSecond,
@@ -149,11 +158,34 @@ func Granularity(ctx context.Context, base Config, s Study) (*GranularityReport,
 	return r, nil
 }
 
+// checkStudyOptions refuses what a study cannot do: model only, a trace.
+func checkStudyOptions(opt platform.RunOptions) error {
+	if err := checkOptions(opt); err != nil {
+		return err
+	}
+	switch {
+	case opt.NoSim:
+		return bad("RunOptions.NoSim", true, "false: the study simulates every job size")
+	case opt.Trace != nil:
+		return bad("RunOptions.Trace", "(a recorder)", "none: the study runs one farm per job size; trace a single run")
+	}
+	return nil
+}
+
+// add appends the row of one job size and keeps the best.
+func (r *GranularityReport) add(c *Config, sim *Result) {
+	row := GranularityRow{JobTime: c.JobTime, MessageBytes: c.MessageBytes, Jobs: c.jobs(), Makespan: sim.Makespan,
+		Efficiency: sim.Efficiency, Ceiling: Predict(c).EfficiencyCeiling}
+	r.Rows = append(r.Rows, row)
+	if row.Makespan < r.BestMakespan {
+		r.BestJobTime, r.BestMakespan, r.BestEfficiency = c.JobTime, row.Makespan, row.Efficiency
+	}
+}
+
 // Size is the number of jobs and the estimated events of all the study's
-// runs (for a progress report); zero if the study is invalid or beyond
-// base's limits.
+// runs (for a progress report); zero if the study is invalid.
 func (s *Study) Size(base Config) (jobs int, events int64) {
-	cfgs, err := s.configs(base)
+	cfgs, err := s.configs(base, platform.Limits{})
 	if err != nil {
 		return 0, 0
 	}
@@ -164,11 +196,14 @@ func (s *Study) Size(base Config) (jobs int, events int64) {
 	return jobs, events
 }
 
-// WriteJSON writes the study as indented JSON.
+// WriteJSON writes the study as indented JSON, "format" (StudyFormat)
+// first (schema/day-study.schema.json).
 func (r *GranularityReport) WriteJSON(w io.Writer) error {
+	out := *r
+	out.Format = StudyFormat
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	return enc.Encode(&out)
 }
 
 // WriteTable writes one line per job size.
@@ -184,22 +219,4 @@ func (r *GranularityReport) WriteTable(w io.Writer) error {
 	}
 	fmt.Fprintf(w, "best: %s s jobs, makespan %s s, efficiency %s\n", g(r.BestJobTime), g(r.BestMakespan), g(r.BestEfficiency))
 	return nil
-}
-
-// Charts returns makespan and efficiency against the job time (log axis).
-func (r *GranularityReport) Charts() []plotting.Chart {
-	p := r.Parameters
-	note := fmt.Sprintf("%s of %d workers, harness %s, %s s of work", p.Layout, p.Workers, p.Harness, g(r.TotalWork))
-	mk := plotting.Series{Name: "simulated makespan"}
-	ef := plotting.Series{Name: "simulated efficiency"}
-	ce := plotting.Series{Name: "model ceiling", Style: plotting.Line}
-	for _, x := range r.Rows {
-		mk.X, mk.Y = append(mk.X, x.JobTime), append(mk.Y, x.Makespan)
-		ef.X, ef.Y = append(ef.X, x.JobTime), append(ef.Y, x.Efficiency)
-		ce.X, ce.Y = append(ce.X, x.JobTime), append(ce.Y, x.Ceiling)
-	}
-	return []plotting.Chart{
-		{Title: "Makespan against job size (Section 4.10)", Note: note, XLabel: "job time j (s)", YLabel: "makespan (s)", LogX: true, Series: []plotting.Series{mk}},
-		{Title: "Efficiency against job size", Note: note, XLabel: "job time j (s)", YLabel: "efficiency", LogX: true, Series: []plotting.Series{ef, ce}},
-	}
 }

@@ -14,6 +14,7 @@ type direction struct {
 	cpu   *executor.CPU
 	other *direction
 	busy  bool
+	node  string // the sending node's name in a trace
 }
 
 // transfer blocks p while the direction carries bytes (set-up included).
@@ -32,31 +33,39 @@ func (d *direction) transfer(p *executor.Proc, bytes, bw, factor float64) {
 	}
 }
 
-// steal charges a worker processor the CPU it loses to one message it
-// sends or receives (cycle stealing), at high priority.
-func (f *farm) steal(x *worker) {
+// steal charges a worker processor the CPU it loses to one message (of
+// kind "job" or "result", of job jb) it sends or receives (cycle
+// stealing), at high priority.
+func (f *farm) steal(x *worker, kind string, jb job) {
 	if x != nil && f.c.CPUPerMessage > 0 {
-		x.cpu.Submit(f.c.CPUPerMessage, executor.High, nil)
+		x.cpu.Submit(f.c.CPUPerMessage, executor.High, f.stolen(x, kind, jb))
 	}
 }
 
-// carry moves one message of bytes (set-up included; payload without)
-// over d, occam style: the sender loses its cycles, the link is busy for
-// the message, then the receiver loses its cycles. from or to is nil for
+// carry moves one message, jb's job or its result, over d, occam style:
+// the sender loses its cycles, the link is busy for the message (set-up
+// included), then the receiver loses its cycles. from or to is nil for
 // the farmer or the harvester.
-func (f *farm) carry(p *executor.Proc, d *direction, from, to *worker, bytes, payload float64) {
-	f.steal(from)
+func (f *farm) carry(p *executor.Proc, d *direction, from, to *worker, jb job, result bool) {
+	kind, bytes, payload := "job", f.jobBytes, f.c.MessageBytes
+	if result {
+		kind, bytes, payload = "result", f.resBytes, f.c.resultBytes()
+	}
+	f.steal(from, kind, jb)
+	start := p.Now()
 	d.transfer(p, bytes, f.bw, f.fac)
 	f.res.Messages++
 	f.res.Bytes += payload
-	f.steal(to)
+	if f.rec != nil {
+		f.traceTransfer(d, kind, jb, payload, start, p.Now())
+	}
+	f.steal(to, kind, jb)
 }
 
 // spawnFeeder starts the farmer's process on its link to a top worker.
 func (f *farm) spawnFeeder(to *worker, d *direction) {
 	name := fmt.Sprintf("job link →%d", to.id+1)
-	wt := newWaiter(f.sim, name, &to.sig)
-	f.sim.SpawnDaemon(name, func(p *executor.Proc) { f.feeder(p, wt, to, d) })
+	f.spawn(name, func(p *executor.Proc, c *executor.Condition) { f.feeder(p, c, to, d) }, to)
 }
 
 // feeder is the farmer on one of its links, a sacrificial buffer: it
@@ -65,19 +74,22 @@ func (f *farm) spawnFeeder(to *worker, d *direction) {
 // ended, then holds it until the receiver has a free job slot. The
 // farmer's cost thus overlaps the wait for the receiver and the other
 // links' transfers, not this link's own previous transfer (docs/day.md).
-func (f *farm) feeder(p *executor.Proc, wt *waiter, to *worker, d *direction) {
+func (f *farm) feeder(p *executor.Proc, c *executor.Condition, to *worker, d *direction) {
 	for {
-		wt.until(p, func() bool { return f.next < f.total })
+		c.WaitFor(p, func() bool { return f.next < f.total })
 		jb := job{id: f.next, time: f.c.jobTime(f.next)}
 		f.next++
 		if f.c.FarmerCost > 0 {
 			f.farmer.Compute(p, f.c.FarmerCost, executor.High)
+			if f.rec != nil {
+				f.traceFarmer(jb, p.Now())
+			}
 		}
-		wt.until(p, func() bool { return to.jUsed < f.h.J })
+		c.WaitFor(p, func() bool { return to.jUsed < f.h.J })
 		to.jUsed++ // the receiver's slot, reserved when the transfer starts
-		f.carry(p, d, nil, to, f.jobBytes, f.c.MessageBytes)
+		f.carry(p, d, nil, to, jb, false)
 		to.jobs.Push(jb)
-		to.sig.notify()
+		to.changed()
 	}
 }
 
@@ -85,17 +97,16 @@ func (f *farm) feeder(p *executor.Proc, wt *waiter, to *worker, d *direction) {
 // child l.
 func (f *farm) spawnJobHop(from *worker, l int, to *worker, d *direction) {
 	name := fmt.Sprintf("job link →%d", to.id+1)
-	wt := newWaiter(f.sim, name, &from.sig, &to.sig)
-	f.sim.SpawnDaemon(name, func(p *executor.Proc) { f.jobHop(p, wt, from, l, to, d) })
+	f.spawn(name, func(p *executor.Proc, c *executor.Condition) { f.jobHop(p, c, from, l, to, d) }, from, to)
 }
 
 // jobHop moves jobs from a worker to its child l: from the committed slots
 // of that link (P > 0), or else straight from the shared J slots when the
 // local worker does not claim the job first.
-func (f *farm) jobHop(p *executor.Proc, wt *waiter, from *worker, l int, to *worker, d *direction) {
+func (f *farm) jobHop(p *executor.Proc, c *executor.Condition, from *worker, l int, to *worker, d *direction) {
 	h, local := f.h, !f.c.DistantFirst
 	for {
-		wt.until(p, func() bool {
+		c.WaitFor(p, func() bool {
 			if to.jUsed >= h.J {
 				return false
 			}
@@ -111,15 +122,15 @@ func (f *farm) jobHop(p *executor.Proc, wt *waiter, from *worker, l int, to *wor
 			jb = from.jobs.Pop()
 		}
 		to.jUsed++
-		f.carry(p, d, from, to, f.jobBytes, f.c.MessageBytes)
+		f.carry(p, d, from, to, jb, false)
 		if h.P > 0 {
 			from.pUsed[l]--
 		} else {
 			from.jUsed--
 		}
 		to.jobs.Push(jb)
-		from.sig.notify()
-		to.sig.notify()
+		from.changed()
+		to.changed()
 	}
 }
 
@@ -128,17 +139,16 @@ func (f *farm) jobHop(p *executor.Proc, wt *waiter, from *worker, l int, to *wor
 // being the parent's inbound link.
 func (f *farm) spawnResultHop(from, to *worker, l int, d *direction) {
 	name := fmt.Sprintf("result link %d→", from.id+1)
-	wt := newWaiter(f.sim, name, &from.sig, &to.sig)
-	f.sim.SpawnDaemon(name, func(p *executor.Proc) { f.resultHop(p, wt, from, to, l, d) })
+	f.spawn(name, func(p *executor.Proc, c *executor.Condition) { f.resultHop(p, c, from, to, l, d) }, from, to)
 }
 
 // resultHop moves results from a worker's collector slots to the
 // receiver's inbound slots of link l (Q > 0), or else straight into its
 // collector slots when its own worker is not depositing a result.
-func (f *farm) resultHop(p *executor.Proc, wt *waiter, from, to *worker, l int, d *direction) {
+func (f *farm) resultHop(p *executor.Proc, c *executor.Condition, from, to *worker, l int, d *direction) {
 	h := f.h
 	for {
-		wt.until(p, func() bool {
+		c.WaitFor(p, func() bool {
 			if from.results.Len() == 0 {
 				return false
 			}
@@ -153,15 +163,15 @@ func (f *farm) resultHop(p *executor.Proc, wt *waiter, from, to *worker, l int, 
 		} else {
 			to.rUsed++
 		}
-		f.carry(p, d, from, to, f.resBytes, f.c.resultBytes())
+		f.carry(p, d, from, to, r, true)
 		from.rUsed--
 		if h.Q > 0 {
 			to.q[l].Push(r)
 		} else {
 			to.results.Push(r)
 		}
-		from.sig.notify()
-		to.sig.notify()
+		from.changed()
+		to.changed()
 	}
 }
 
@@ -170,19 +180,18 @@ func (f *farm) resultHop(p *executor.Proc, wt *waiter, from, to *worker, l int, 
 // collects).
 func (f *farm) spawnHarvester(from *worker, d *direction) {
 	name := fmt.Sprintf("result link %d→", from.id+1)
-	wt := newWaiter(f.sim, name, &from.sig)
-	f.sim.SpawnDaemon(name, func(p *executor.Proc) { f.harvester(p, wt, from, d) })
+	f.spawn(name, func(p *executor.Proc, c *executor.Condition) { f.harvester(p, c, from, d) }, from)
 }
 
 // harvester takes every result the worker offers; the last result ends
 // the run.
-func (f *farm) harvester(p *executor.Proc, wt *waiter, from *worker, d *direction) {
+func (f *farm) harvester(p *executor.Proc, c *executor.Condition, from *worker, d *direction) {
 	for {
-		wt.until(p, func() bool { return from.results.Len() > 0 })
-		from.results.Pop()
-		f.carry(p, d, from, nil, f.resBytes, f.c.resultBytes())
+		c.WaitFor(p, func() bool { return from.results.Len() > 0 })
+		r := from.results.Pop()
+		f.carry(p, d, from, nil, r, true)
 		from.rUsed--
 		f.arrive(p)
-		from.sig.notify()
+		from.changed()
 	}
 }

@@ -9,11 +9,24 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/dlsched/dlsched/platform"
+)
+
+// Format and StudyFormat are the declared formats of the JSON documents
+// a Report and a GranularityReport write, described by
+// schema/day.schema.json and schema/day-study.schema.json (package schema
+// names them schema.Day and schema.DayStudy).
+const (
+	Format      = "dlsched.day/1"
+	StudyFormat = "dlsched.day-study/1"
 )
 
 // Report is the model beside the simulation, as printed by `dlsched farm
 // day`.
 type Report struct {
+	// Format is the document's declared format (Format), written first.
+	Format     string      `json:"format"`
 	Model      string      `json:"model"`
 	Parameters Parameters  `json:"parameters"`
 	Predicted  *Prediction `json:"predicted"`
@@ -53,36 +66,38 @@ func params(c *Config) Parameters {
 		CPUPerMessage: c.CPUPerMessage, Priority: pri}
 }
 
-// Run evaluates the model and, unless noSim, simulates. Bad input is a
-// *FieldError or a *LimitError, returned before anything is allocated.
-func Run(ctx context.Context, c *Config, noSim bool) (*Report, error) {
-	if err := c.Validate(); err != nil {
+// Run evaluates the model and, unless opt.NoSim, simulates the farm
+// (opt.Progress is called with the results arrived of Config.Jobs; the
+// run is recorded into opt.Trace when set). Bad input is a
+// *platform.FieldError and a run beyond opt.Limits a
+// *platform.LimitError, both returned before anything is allocated.
+func Run(ctx context.Context, cfg Config, opt platform.RunOptions) (*Report, error) {
+	c := &cfg
+	if err := c.Check(opt); err != nil {
 		return nil, err
 	}
-	if !noSim {
-		if err := c.CheckLimits(); err != nil {
-			return nil, err
-		}
-	}
-	r := &Report{Model: "day", Parameters: params(c), Predicted: Predict(c)}
-	if !noSim {
+	r := &Report{Format: Format, Model: "day", Parameters: params(c), Predicted: Predict(c)}
+	if !opt.NoSim {
 		var err error
-		if r.Simulated, err = Simulate(ctx, c); err != nil {
+		if r.Simulated, err = simulate(ctx, c, opt); err != nil {
 			return nil, err
 		}
 	}
 	return r, nil
 }
 
-// WriteJSON writes the report as indented JSON; a quantity of the model
-// that is infinite (the fill time of a farm that is not compute bound; the
-// supply of links that take no time) is written as null.
+// WriteJSON writes the report as indented JSON, "format" (Format) first
+// (schema/day.schema.json); a quantity of the model that is infinite (the
+// fill time of a farm that is not compute bound; the supply of links that
+// take no time) is written as null.
 func (r *Report) WriteJSON(w io.Writer) error {
 	type alias Report
+	a := alias(*r)
+	a.Format = Format
 	out := struct {
 		*alias
 		Predicted map[string]any `json:"predicted"`
-	}{alias: (*alias)(r), Predicted: finiteFields(r.Predicted)}
+	}{alias: &a, Predicted: finiteFields(r.Predicted)}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)

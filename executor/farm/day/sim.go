@@ -6,6 +6,8 @@ import (
 	"strconv"
 
 	"github.com/dlsched/dlsched/executor"
+	"github.com/dlsched/dlsched/platform"
+	"github.com/dlsched/dlsched/trace"
 )
 
 // Result is what a simulation observed (JSON field names are part of the
@@ -55,19 +57,15 @@ type farm struct {
 	total    int
 	received int // results arrived at the harvester (or the farmer)
 	res      *Result
+	rec      trace.Recorder // nil: no trace (trace.go)
 }
 
-// Simulate runs the farm on the kernel: the farmer, the workers with their
-// harness slots, the links, and the harvester (line) or the farmer
-// collecting results (tree). See the package documentation.
-func Simulate(ctx context.Context, c *Config) (*Result, error) {
-	if err := c.Validate(); err != nil {
-		return nil, err
-	}
-	if err := c.CheckLimits(); err != nil {
-		return nil, err
-	}
-	f := newFarm(c)
+// simulate runs a valid farm on the kernel: the farmer, the workers with
+// their harness slots, the links, and the harvester (line) or the farmer
+// collecting results (tree). See the package documentation; Run checks
+// the configuration and the options first.
+func simulate(ctx context.Context, c *Config, opt platform.RunOptions) (*Result, error) {
+	f := newFarm(c, opt)
 	if c.Layout == Line {
 		f.wireLine()
 	} else {
@@ -79,8 +77,8 @@ func Simulate(ctx context.Context, c *Config) (*Result, error) {
 	if err := f.sim.Run(ctx); err != nil {
 		return nil, fmt.Errorf("day: simulation: %w", err)
 	}
-	if c.Progress != nil {
-		c.Progress(f.received)
+	if opt.Progress != nil {
+		opt.Progress(f.received, f.total)
 	}
 	if f.received < f.total {
 		return nil, fmt.Errorf("day: simulation: %d of %d results arrived", f.received, f.total)
@@ -91,13 +89,13 @@ func Simulate(ctx context.Context, c *Config) (*Result, error) {
 // newFarm builds the worker processors and the topology: the farmer feeds
 // worker 1 (line) or workers 1-3 (tree); a tree's children are in heap
 // order.
-func newFarm(c *Config) *farm {
+func newFarm(c *Config, opt platform.RunOptions) *farm {
 	s := c.setupBytes()
 	f := &farm{c: c, h: c.Harness, bw: c.Bandwidth, fac: c.bidir(),
-		jobBytes: c.MessageBytes + s, resBytes: c.resultBytes() + s, total: c.jobs()}
+		jobBytes: c.MessageBytes + s, resBytes: c.resultBytes() + s, total: c.jobs(), rec: opt.Trace}
 	var progress func(float64, int64)
-	if c.Progress != nil {
-		progress = func(float64, int64) { c.Progress(f.received) }
+	if opt.Progress != nil {
+		progress = func(float64, int64) { opt.Progress(f.received, f.total) }
 	}
 	sim := executor.NewSim(executor.SimConfig{Progress: progress})
 	f.sim = sim
@@ -105,6 +103,9 @@ func newFarm(c *Config) *farm {
 	f.ws = make([]*worker, w)
 	for k := range f.ws {
 		f.ws[k] = &worker{id: k, cpu: executor.NewCPU(sim, "worker"+strconv.Itoa(k+1))}
+		if f.rec != nil {
+			f.ws[k].node = workerNode(k)
+		}
 	}
 	if c.Layout == Line {
 		f.top = f.ws[:1]
@@ -128,9 +129,14 @@ func newFarm(c *Config) *farm {
 	return f
 }
 
-// newDir is one direction of a physical link.
-func (f *farm) newDir(name string) *direction {
-	return &direction{cpu: executor.NewCPU(f.sim, name)}
+// newDir is one direction of a physical link, on which from sends (nil:
+// the farmer).
+func (f *farm) newDir(from *worker, name string) *direction {
+	d := &direction{cpu: executor.NewCPU(f.sim, name), node: farmerNode}
+	if from != nil {
+		d.node = from.node
+	}
+	return d
 }
 
 // wireLine connects a line: jobs flow farmer → 1 → … → w on one link per
@@ -138,14 +144,14 @@ func (f *farm) newDir(name string) *direction {
 // per hop.
 func (f *farm) wireLine() {
 	ws, w := f.ws, len(f.ws)
-	f.spawnFeeder(ws[0], f.newDir("job link farmer→1"))
+	f.spawnFeeder(ws[0], f.newDir(nil, "job link farmer→1"))
 	for k := 0; k+1 < w; k++ {
-		f.spawnJobHop(ws[k], 0, ws[k+1], f.newDir(fmt.Sprintf("job link %d→%d", k+1, k+2)))
+		f.spawnJobHop(ws[k], 0, ws[k+1], f.newDir(ws[k], fmt.Sprintf("job link %d→%d", k+1, k+2)))
 		ws[k+1].q = make([]executor.FIFO[job], 1)
 		ws[k+1].qUsed = make([]int, 1)
-		f.spawnResultHop(ws[k], ws[k+1], 0, f.newDir(fmt.Sprintf("result link %d→%d", k+1, k+2)))
+		f.spawnResultHop(ws[k], ws[k+1], 0, f.newDir(ws[k], fmt.Sprintf("result link %d→%d", k+1, k+2)))
 	}
-	f.spawnHarvester(ws[w-1], f.newDir("result link →harvester"))
+	f.spawnHarvester(ws[w-1], f.newDir(ws[w-1], "result link →harvester"))
 }
 
 // wireTree connects a full ternary tree: each link carries jobs down and
@@ -156,14 +162,14 @@ func (f *farm) wireTree() {
 		x.qUsed = make([]int, len(x.children))
 	}
 	for _, t := range f.top {
-		down, up := f.newDir(fmt.Sprintf("link farmer→%d", t.id+1)), f.newDir(fmt.Sprintf("link %d→farmer", t.id+1))
+		down, up := f.newDir(nil, fmt.Sprintf("link farmer→%d", t.id+1)), f.newDir(t, fmt.Sprintf("link %d→farmer", t.id+1))
 		down.other, up.other = up, down
 		f.spawnFeeder(t, down)
 		f.spawnHarvester(t, up)
 	}
 	for _, x := range f.ws {
 		for l, ch := range x.children {
-			down, up := f.newDir(fmt.Sprintf("link %d→%d", x.id+1, ch.id+1)), f.newDir(fmt.Sprintf("link %d→%d", ch.id+1, x.id+1))
+			down, up := f.newDir(x, fmt.Sprintf("link %d→%d", x.id+1, ch.id+1)), f.newDir(ch, fmt.Sprintf("link %d→%d", ch.id+1, x.id+1))
 			down.other, up.other = up, down
 			f.spawnJobHop(x, l, ch, down)
 			f.spawnResultHop(ch, x, l, up)
@@ -176,6 +182,9 @@ func (f *farm) arrive(p *executor.Proc) {
 	f.received++
 	if f.received == f.total {
 		f.res.Makespan = p.Now()
+		if f.rec != nil {
+			f.traceEnd(p.Now())
+		}
 		f.sim.Stop()
 	}
 }

@@ -13,8 +13,8 @@ const MaxJobs = 100_000_000
 // maxDelayLoop keeps len_k·d within an int.
 const maxDelayLoop = 1_000_000_000_000
 
-// Validate checks the configuration; errors are *FieldError naming the
-// field.
+// Validate checks the configuration; errors are *platform.FieldError
+// naming the field.
 func (c *Config) Validate() error {
 	for _, check := range []func() error{c.validateShape, c.validateMessages, c.validateTimes, c.validateSizes, c.validateHorizon} {
 		if err := check(); err != nil {
@@ -74,17 +74,13 @@ func (c *Config) validateTimes() error {
 	return nil
 }
 
-// validateSizes checks the number of jobs and the limits.
+// validateSizes checks the number of jobs.
 func (c *Config) validateSizes() error {
 	switch {
 	case c.JobsPerWorker < 0 || float64(c.Workers)*float64(c.JobsPerWorker) > MaxJobs:
 		return bad("Config.JobsPerWorker", c.JobsPerWorker, fmt.Sprintf("0 (100, the list once) or a count making at most %d jobs", MaxJobs))
 	case c.TotalJobs < 0 || c.TotalJobs > MaxJobs:
 		return bad("Config.TotalJobs", c.TotalJobs, fmt.Sprintf("0 ({Config.Workers} × the jobs per worker) or 1..%d", MaxJobs))
-	case c.MaxEvents < 0:
-		return bad("Config.MaxEvents", c.MaxEvents, "0 (no limit) or a positive number of events")
-	case c.MaxBytes < 0:
-		return bad("Config.MaxBytes", c.MaxBytes, "0 (no limit) or a positive number of bytes")
 	}
 	return nil
 }

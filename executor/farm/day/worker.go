@@ -8,9 +8,12 @@ import (
 
 // worker is the state of a worker processor's harness, in slots.
 type worker struct {
-	id       int
-	cpu      *executor.CPU
-	sig      signal
+	id  int
+	cpu *executor.CPU
+	// watchers are the conditions of the processes that wait on this
+	// processor's state, in the order they began to watch; changed
+	// notifies them.
+	watchers []*executor.Condition
 	children []*worker
 	jobs     executor.FIFO[job] // jobs in J slots, ready
 	jUsed    int                // J slots occupied (ready, reserved, leaving)
@@ -25,23 +28,37 @@ type worker struct {
 	done     int
 	first    float64
 	started  bool
+	node     string // the processor's name in a trace
 }
 
 // spawnHarness starts a worker processor's processes: the worker, and the
 // splitter and the collector where its harness has them.
 func (f *farm) spawnHarness(x *worker) {
-	name := fmt.Sprintf("worker %d", x.id+1)
-	wt := newWaiter(f.sim, name, &x.sig)
-	f.sim.SpawnDaemon(name, func(p *executor.Proc) { f.work(p, wt, x) })
+	f.spawn(fmt.Sprintf("worker %d", x.id+1), func(p *executor.Proc, c *executor.Condition) { f.work(p, c, x) }, x)
 	if f.h.P > 0 && len(x.children) > 0 {
-		name := fmt.Sprintf("splitter %d", x.id+1)
-		wt := newWaiter(f.sim, name, &x.sig)
-		f.sim.SpawnDaemon(name, func(p *executor.Proc) { f.splitter(p, wt, x) })
+		f.spawn(fmt.Sprintf("splitter %d", x.id+1), func(p *executor.Proc, c *executor.Condition) { f.splitter(p, c, x) }, x)
 	}
 	if f.h.Q > 0 && len(x.q) > 0 {
-		name := fmt.Sprintf("collector %d", x.id+1)
-		wt := newWaiter(f.sim, name, &x.sig)
-		f.sim.SpawnDaemon(name, func(p *executor.Proc) { f.collector(p, wt, x) })
+		f.spawn(fmt.Sprintf("collector %d", x.id+1), func(p *executor.Proc, c *executor.Condition) { f.collector(p, c, x) }, x)
+	}
+}
+
+// spawn starts a process of the farm that waits on the state of the
+// processors on: its condition (executor.Condition) is notified whenever
+// one of them changes (worker.changed).
+func (f *farm) spawn(name string, body func(p *executor.Proc, c *executor.Condition), on ...*worker) {
+	c := executor.NewCondition(f.sim, name)
+	for _, x := range on {
+		x.watchers = append(x.watchers, c)
+	}
+	f.sim.SpawnDaemon(name, func(p *executor.Proc) { body(p, c) })
+}
+
+// changed wakes the processes that wait on x's state; each re-evaluates
+// its predicate.
+func (x *worker) changed() {
+	for _, c := range x.watchers {
+		c.Notify()
 	}
 }
 
@@ -49,39 +66,43 @@ func (f *farm) spawnHarness(x *worker) {
 // (with distant-first priority only when no child link can take it),
 // computes, deposits the result when a collector slot is free, and only
 // then asks for the next job.
-func (f *farm) work(p *executor.Proc, wt *waiter, x *worker) {
+func (f *farm) work(p *executor.Proc, c *executor.Condition, x *worker) {
 	distant := f.c.DistantFirst
 	for {
 		x.waiting = true
-		x.sig.notify()
-		wt.until(p, func() bool { return x.jobs.Len() > 0 && (!distant || !x.childCanTake(f.h)) })
+		x.changed()
+		c.WaitFor(p, func() bool { return x.jobs.Len() > 0 && (!distant || !x.childCanTake(f.h)) })
 		jb := x.jobs.Pop()
 		x.jUsed--
 		x.waiting = false
+		start := p.Now()
 		if !x.started {
-			x.started, x.first = true, p.Now()
+			x.started, x.first = true, start
 		}
-		x.sig.notify()
+		x.changed()
 		x.cpu.Compute(p, jb.time, executor.Low)
+		if f.rec != nil {
+			f.traceCompute(x, jb, start, p.Now())
+		}
 		x.done++
 		jb.worker = x.id
 		x.deposit = true
-		x.sig.notify()
-		wt.until(p, func() bool { return x.rUsed < f.h.R })
+		x.changed()
+		c.WaitFor(p, func() bool { return x.rUsed < f.h.R })
 		x.rUsed++
 		x.results.Push(jb)
 		x.deposit = false
-		x.sig.notify()
+		x.changed()
 	}
 }
 
 // splitter commits jobs from the J slots to the child links' P slots,
 // round-robin, after the local worker (unless distant first).
-func (f *farm) splitter(p *executor.Proc, wt *waiter, x *worker) {
+func (f *farm) splitter(p *executor.Proc, c *executor.Condition, x *worker) {
 	rr, local := 0, !f.c.DistantFirst
 	for {
 		pick := -1
-		wt.until(p, func() bool {
+		c.WaitFor(p, func() bool {
 			if x.jobs.Len() == 0 || (x.waiting && local) {
 				return false
 			}
@@ -92,7 +113,7 @@ func (f *farm) splitter(p *executor.Proc, wt *waiter, x *worker) {
 		x.pJobs[pick].Push(x.jobs.Pop())
 		x.jUsed--
 		x.pUsed[pick]++
-		x.sig.notify()
+		x.changed()
 	}
 }
 
@@ -110,11 +131,11 @@ func (x *worker) freeLink(rr, slots int) int {
 // collector moves results from the inbound result slots to the collector
 // slots, round-robin over the inbound links, the local worker's result
 // first ("The collector process gives the local worker priority").
-func (f *farm) collector(p *executor.Proc, wt *waiter, x *worker) {
+func (f *farm) collector(p *executor.Proc, c *executor.Condition, x *worker) {
 	rr := 0
 	for {
 		pick := -1
-		wt.until(p, func() bool {
+		c.WaitFor(p, func() bool {
 			if x.rUsed >= f.h.R || x.deposit {
 				return false
 			}
@@ -125,7 +146,7 @@ func (f *farm) collector(p *executor.Proc, wt *waiter, x *worker) {
 		x.results.Push(x.q[pick].Pop())
 		x.qUsed[pick]--
 		x.rUsed++
-		x.sig.notify()
+		x.changed()
 	}
 }
 
