@@ -33,6 +33,7 @@ import (
 	"github.com/dlsched/dlsched/executor/farm/pfarm"
 	"github.com/dlsched/dlsched/executor/replay"
 	"github.com/dlsched/dlsched/optimize"
+	"github.com/dlsched/dlsched/platform"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solve"
@@ -600,10 +601,11 @@ func neppRow(ctx context.Context, p *Platform, o Options, strategy string, m int
 	for _, c := range p.Crashes {
 		cfg.Crashes = append(cfg.Crashes, nepp.Crash{Node: c.Worker, At: c.At})
 	}
-	res, err := nepp.Simulate(ctx, cfg)
+	rep, err := nepp.Run(ctx, *cfg, platform.RunOptions{})
 	if err != nil {
 		return row, fmt.Errorf("compare: %s: %w", strategy, err)
 	}
+	res := rep.Simulated
 	row.Makespan, row.Completed = res.Makespan, res.Completed
 	row.Verified = res.Completed && res.Results == m && res.ResultMessages == res.Results+res.RedundantDiscarded
 	row.Messages, row.Units = int64(res.Messages), res.Bytes

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dlsched/dlsched/executor/farm/nepp"
+	"github.com/dlsched/dlsched/platform"
 )
 
 // neppArgs is a small valid run of farm nepp with args appended.
@@ -19,11 +20,11 @@ func neppArgs(args ...string) []string {
 // 4.1e12, FT's replicas at their worst) and the scan is refused at once,
 // naming the limit; so is a run beyond --max-memory, before it is built.
 func TestProbeNeppLimits(t *testing.T) {
-	refused(t, "the scan over p = 1..100000 (--scan-p) with 100 jobs (--jobs) may need up to 4.1e+12 simulation events, more than --max-events 50000000",
+	refused(t, "the scan over p = 1..100000 with 100 jobs may need up to 4.1e+12 simulation events, more than --max-events 5e+07: raise it or use fewer p (--scan-p) or jobs (--jobs)",
 		"farm", "nepp", "--scan-p", "1..100000", "--jobs", "100", "--work", "1")
-	refused(t, "md on 1 node (--speeds) with 10000000 jobs (--jobs), q = 6 needs about 643 MB of memory, more than --max-memory 256",
+	refused(t, "md on 1 node with 10000000 jobs, q = 6 needs about 643 MB of memory, more than --max-memory 256: raise it or use fewer jobs (--jobs) or nodes (--speeds)",
 		"farm", "nepp", "--algorithm", "md", "--speeds", "1", "--jobs", "1e7", "--work", "1", "--max-events", "1e9", "--max-memory", "256")
-	refused(t, "may need up to 7.4e+06 simulation events, more than --max-events 1000000",
+	refused(t, "ft on 10000 nodes with 100 jobs, q = 6 may need up to 7.4e+06 simulation events, more than --max-events 1e+06: raise it or use fewer jobs (--jobs) or nodes (--speeds)",
 		"farm", "nepp", "--algorithm", "ft", "--speeds", strings.Repeat("1,", 9999)+"1", "--jobs", "100", "--work", "1", "--max-events", "1e6")
 	// The model alone is cheap at any p: the same scan with --no-sim runs,
 	// within its memory estimate (its JSON, 300,000 rows, written a row at
@@ -35,7 +36,7 @@ func TestProbeNeppLimits(t *testing.T) {
 	if code != 0 || errOut != "" || out != "" {
 		t.Fatalf("--no-sim scan: exit %d, stderr %q, stdout %q", code, errOut, out)
 	}
-	est := nepp.ScanSpec{From: 1, To: 100_000, Slow: 0.2, NoSim: true}.Estimate(nepp.Config{Queue: 6, Jobs: 100, Work: 1})
+	est := nepp.ScanSpec{From: 1, To: 100_000, Slow: 0.2}.Estimate(nepp.Config{Queue: 6, Jobs: 100, Work: 1}, platform.RunOptions{NoSim: true})
 	if peak > est.Bytes/(1<<20) {
 		t.Errorf("--no-sim scan: peak %.0f MB, estimated %.0f MB", peak, est.Bytes/(1<<20))
 	}
@@ -60,7 +61,7 @@ func TestProbeNeppLimits(t *testing.T) {
 func TestProbeNeppAccepted(t *testing.T) {
 	speeds := strings.Repeat("1,", 4999) + "1"
 	cfg := nepp.Config{Algorithm: nepp.Simple, Speeds: make([]float64, 5000), Jobs: 300_000, Work: 1}
-	est := cfg.Estimate()
+	est := cfg.Estimate(platform.RunOptions{})
 	if est.Events < neppLong {
 		t.Fatalf("estimate %g events: below the progress threshold, the run tests nothing", est.Events)
 	}
