@@ -18,6 +18,7 @@
 // the run (the host and each node a process, their CPU and port or link
 // tracks, a span per job and message). Scan reproduces the report's
 // Figures 4.1–4.5 over p; package plotting draws them (plotting.NeppScan).
+// FromPlatform builds a Config from a platform.Platform (stars only).
 //
 // Config.Estimate and ScanSpec.Estimate bound the kernel events and
 // estimate the memory of a run from its inputs; RunOptions.Limits refuse
