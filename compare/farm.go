@@ -98,10 +98,11 @@ func neppRow(ctx context.Context, p *Platform, o Options, strategy string, m int
 	for _, c := range p.Crashes {
 		cfg.Crashes = append(cfg.Crashes, nepp.Crash{Node: c.Worker, At: c.At})
 	}
-	res, err := nepp.Simulate(ctx, cfg)
+	rep, err := nepp.Run(ctx, *cfg, platform.RunOptions{})
 	if err != nil {
 		return row, fmt.Errorf("compare: %s: %w", strategy, err)
 	}
+	res := rep.Simulated
 	busy := 0.0
 	for _, b := range res.Busy {
 		busy += b

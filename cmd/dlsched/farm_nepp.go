@@ -2,14 +2,13 @@ package main
 
 import (
 	"errors"
-	"io"
 	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/dlsched/dlsched/executor/farm/nepp"
-	"github.com/dlsched/dlsched/internal/atomicfile"
+	"github.com/dlsched/dlsched/platform"
 	"github.com/dlsched/dlsched/plotting"
 	"github.com/dlsched/dlsched/problem"
 )
@@ -25,99 +24,103 @@ func neppCommand() *cli.Command {
 		Description: "A host farms J jobs to p nodes; times in seconds, work in units a node of speed 1 does in a second.\n" +
 			"Nodes, crashes and slowdowns are counted from 1. A run is refused before it starts when its estimated\n" +
 			"kernel events (an upper bound; this model runs 1.5 to 4 million a second) or memory exceed --max-events or --max-memory.\n" +
+			"--format json writes a dlsched.nepp/1 document (a scan: dlsched.nepp-scan/1; schema/*.schema.json).\n" +
+			"--trace FILE.json writes a run (not a scan, not --no-sim) in the Chrome Trace Event Format: the host and each node\n" +
+			"a process, their CPU and port/link tracks, a span per job and message, crashes and speed changes as instants;\n" +
+			"open it in ui.perfetto.dev (Open trace file) or chrome://tracing (Load).\n" +
 			"Examples:\n" +
-			"  dlsched farm nepp --algorithm ft --speeds 1,1,1,0.2 --queue 6 --jobs 100 --work 1 --crash 2@10\n" +
+			"  dlsched farm nepp --algorithm ft --speeds 1,1,1,0.2 --queue 6 --jobs 100 --work 1 --crash 2@10 --trace nepp.json\n" +
 			"  dlsched farm nepp --scan-p 2..20 --slow-speed 0.2 --queue 6 --jobs 100 --work 1 --plot nepp.svg",
-		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "algorithm", Usage: "sd, md or ft"},
-			&cli.StringFlag{Name: "speeds", Usage: "hardware speeds c_i of nodes 1..p, comma separated"},
-			&cli.StringFlag{Name: "shares", Usage: "CPU shares alpha_i in (0,1] of nodes 1..p (default all 1)"},
-			&cli.StringFlag{Name: "queue", Value: "6", Usage: "queue size q (md, ft; sd is q = 1 and accepts only 1)"},
-			&cli.StringFlag{Name: "qmin", Value: "1", Usage: "refill a queue holding fewer than qmin jobs (md, ft; sd accepts only 1)"},
-			&cli.StringFlag{Name: "jobs", Usage: "number of jobs J"},
-			&cli.StringFlag{Name: "work", Usage: "mean total work w = f + a of a job"},
-			&cli.StringFlag{Name: "useful", Usage: "mean useful work f of a job, 0 < f <= w (default: w)"},
-			&cli.StringFlag{Name: "host-overhead", Value: "0", Usage: "host work w_h per result received"},
-			&cli.StringFlag{Name: "setup", Value: "3.9e-3", Usage: "message setup time (seconds)"},
-			&cli.StringFlag{Name: "per-byte", Value: "0.5e-6", Usage: "message time per byte (seconds)"},
-			&cli.StringFlag{Name: "job-bytes", Value: "48", Usage: "bytes per job in an assignment message"},
-			&cli.StringFlag{Name: "result-bytes", Value: "48", Usage: "bytes of a result message"},
-			&cli.StringFlag{Name: "work-dist", Value: "const", Usage: "job work: const, exp (mean work) or uniform (0..2·work)"},
-			&cli.StringSliceFlag{Name: "crash", Usage: "NODE@TIME: node crashes at TIME (repeatable)"},
-			&cli.StringSliceFlag{Name: "slow", Usage: "NODE@TIME=FACTOR: from TIME the node runs at FACTOR × its nominal speed alpha_i·c_i " +
-				"(not × its current speed: a later --slow of the node replaces an earlier, FACTOR 1 restores it; repeatable)"},
-			&cli.StringFlag{Name: "seed", Value: "1", Usage: "seed of random job work"},
-			&cli.BoolFlag{Name: "no-sim", Usage: "the report's model only"},
-			&cli.StringFlag{Name: "scan-p", Usage: "FROM..TO: the report's Figures 4.1-4.5 over p (node 1 slow)"},
-			&cli.StringFlag{Name: "slow-speed", Value: "0.2", Usage: "speed of the slow node in --scan-p"},
-			&cli.StringFlag{Name: "plot", Usage: "with --scan-p: draw makespan, speedup and corrected efficiency (.svg or .png)"},
-			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json"},
-			&cli.StringFlag{Name: "out", Usage: "write the report to this file instead of stdout"},
-		}, limitFlags()...),
+		Flags:  append(append(neppModelFlags(), outputFlags("with --scan-p: draw makespan, speedup and corrected efficiency (.svg or .png)")...), limitFlags()...),
 		Action: neppAction,
 	}
 }
 
-// neppFlags are the flags of the library's fields.
-var neppFlags = map[string]string{
+// neppModelFlags are the flags of the model, its faults and its scan.
+func neppModelFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "algorithm", Usage: "sd, md or ft"},
+		&cli.StringFlag{Name: "speeds", Usage: "hardware speeds c_i of nodes 1..p, comma separated"},
+		&cli.StringFlag{Name: "shares", Usage: "CPU shares alpha_i in (0,1] of nodes 1..p (default all 1)"},
+		&cli.StringFlag{Name: "queue", Value: "6", Usage: "queue size q (md, ft; sd is q = 1 and accepts only 1)"},
+		&cli.StringFlag{Name: "qmin", Value: "1", Usage: "refill a queue holding fewer than qmin jobs (md, ft; sd accepts only 1)"},
+		&cli.StringFlag{Name: "jobs", Usage: "number of jobs J"},
+		&cli.StringFlag{Name: "work", Usage: "mean total work w = f + a of a job"},
+		&cli.StringFlag{Name: "useful", Usage: "mean useful work f of a job, 0 < f <= w (default: w)"},
+		&cli.StringFlag{Name: "host-overhead", Value: "0", Usage: "host work w_h per result received"},
+		&cli.StringFlag{Name: "setup", Value: "3.9e-3", Usage: "message setup time (seconds)"},
+		&cli.StringFlag{Name: "per-byte", Value: "0.5e-6", Usage: "message time per byte (seconds)"},
+		&cli.StringFlag{Name: "job-bytes", Value: "48", Usage: "bytes per job in an assignment message"},
+		&cli.StringFlag{Name: "result-bytes", Value: "48", Usage: "bytes of a result message"},
+		&cli.StringFlag{Name: "work-dist", Value: "const", Usage: "job work: const, exp (mean work) or uniform (0..2·work)"},
+		&cli.StringSliceFlag{Name: "crash", Usage: "NODE@TIME: node crashes at TIME (repeatable)"},
+		&cli.StringSliceFlag{Name: "slow", Usage: "NODE@TIME=FACTOR: from TIME the node runs at FACTOR × its nominal speed alpha_i·c_i " +
+			"(not × its current speed: a later --slow of the node replaces an earlier, FACTOR 1 restores it; repeatable)"},
+		&cli.StringFlag{Name: "seed", Value: "1", Usage: "seed of random job work"},
+		&cli.BoolFlag{Name: "no-sim", Usage: "the report's model only"},
+		&cli.StringFlag{Name: "scan-p", Usage: "FROM..TO: the report's Figures 4.1-4.5 over p (node 1 slow)"},
+		&cli.StringFlag{Name: "slow-speed", Value: "0.2", Usage: "speed of the slow node in --scan-p"},
+	}
+}
+
+// neppFields are the flags of the library's fields.
+var neppFields = fieldFlags{
 	nepp.FieldAlgorithm: "algorithm", nepp.FieldSpeeds: "speeds", nepp.FieldShares: "shares", nepp.FieldQueue: "queue",
 	nepp.FieldQMin: "qmin", nepp.FieldJobs: "jobs", nepp.FieldWork: "work", nepp.FieldUseful: "useful",
 	nepp.FieldHostOverhead: "host-overhead", nepp.FieldWorkDist: "work-dist", nepp.FieldSetup: "setup",
 	nepp.FieldPerByte: "per-byte", nepp.FieldJobBytes: "job-bytes", nepp.FieldResultBytes: "result-bytes",
 	nepp.FieldCrashes: "crash", nepp.FieldSlows: "slow", nepp.FieldScanP: "scan-p", nepp.FieldSlowSpeed: "slow-speed",
-	nepp.FieldMaxEvents: "max-events", nepp.FieldMaxBytes: "max-memory",
-}
-
-// neppErr turns the library's errors about its inputs (fields, limits)
-// into bad usage naming the flags; other errors pass unchanged.
-func neppErr(err error) error {
-	var n problem.Named
-	if errors.As(err, &n) {
-		return usage(errors.New(n.Format(func(f string) string {
-			if flag, ok := neppFlags[f]; ok {
-				return "--" + flag
-			}
-			return f
-		})))
-	}
-	return err
+	nepp.FieldMaxEvents: "max-events", nepp.FieldMaxBytes: "max-memory", nepp.FieldNoSim: "no-sim", nepp.FieldTrace: "trace",
 }
 
 func neppAction(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return usagef("unexpected argument %q", c.Args().First())
 	}
-	format := c.String("format")
-	if format != "table" && format != "json" {
-		return usagef("invalid --format %s: want table or json", format)
-	}
-	if err := checkOutPath("out", c.String("out")); err != nil {
+	o, err := readOutputs(c)
+	if err != nil {
 		return err
 	}
 	scan := c.String("scan-p") != ""
-	cfg, err := neppConfig(c, scan)
+	cfg, opt, err := neppConfig(c, scan)
 	if err != nil {
 		return err
 	}
 	if scan {
-		return neppScan(c, cfg, format)
+		return neppScan(c, cfg, opt, o)
 	}
 	for _, name := range []string{"plot", "slow-speed"} {
 		if c.IsSet(name) {
 			return usagef("invalid --%s: it needs --scan-p", name)
 		}
 	}
-	noSim := c.Bool("no-sim")
-	if !noSim && cfg.Estimate().Events >= neppLong {
+	if o.trace != "" && opt.NoSim {
+		return usagef("invalid --trace %s: --no-sim simulates nothing to trace", o.trace)
+	}
+	return neppRun(c, cfg, opt, o)
+}
+
+// neppRun runs the model and the simulation and writes the report and the
+// trace; a run that did not complete is exit status 1 (its failure line
+// on stderr).
+func neppRun(c *cli.Context, cfg nepp.Config, opt platform.RunOptions, o outputs) error {
+	tr := o.recorder("s")
+	if tr != nil {
+		opt.Trace = tr
+	}
+	if !opt.NoSim && cfg.Estimate(opt).Events >= neppLong {
 		if bar := progress(c, cfg.Jobs, 0, "simulating", "results"); bar != nil {
-			cfg.Progress = func(results, _ int) { bar(results) }
+			opt.Progress = func(results, _ int) { bar(results) }
 		}
 	}
-	r, err := nepp.Run(c.Context, cfg, noSim)
+	r, err := nepp.Run(c.Context, cfg, opt)
 	if err != nil {
-		return neppErr(err)
+		return neppFields.usage(err)
 	}
-	if err := writeReport(c.String("out"), format, r.WriteJSON, r.WriteTable); err != nil {
+	if tr != nil {
+		tr.Makespan = r.Simulated.Makespan
+	}
+	if err := o.write(r, nil, 0, tr); err != nil {
 		return err
 	}
 	if s := r.Simulated; s != nil && !s.Completed {
@@ -126,41 +129,29 @@ func neppAction(c *cli.Context) error {
 	return nil
 }
 
-func neppScan(c *cli.Context, cfg *nepp.Config, format string) error {
+// neppScan runs the scan of the report's figures and writes its report
+// and charts.
+func neppScan(c *cli.Context, cfg nepp.Config, opt platform.RunOptions, o outputs) error {
+	if o.trace != "" {
+		return usagef("invalid --trace %s: a scan is many runs; trace one run with --algorithm and --speeds", o.trace)
+	}
 	sp, err := neppScanSpec(c)
 	if err != nil {
 		return err
 	}
-	plotPath := c.String("plot")
-	var plotFormat string
-	if plotPath != "" {
-		if plotFormat, err = plotting.Format(plotPath); err != nil {
-			return usagef("invalid --plot %s: want a file ending in .svg or .png", plotPath)
-		}
-		if err := checkOutPath("plot", plotPath); err != nil {
-			return err
-		}
-	}
-	if sp.From >= 1 && sp.From <= sp.To && sp.To <= nepp.MaxNodes && sp.Estimate(*cfg).Events >= neppLong {
+	if sp.From >= 1 && sp.From <= sp.To && sp.To <= nepp.MaxNodes && sp.Estimate(cfg, opt).Events >= neppLong {
 		if bar := progress(c, sp.To-sp.From+1, 0, "scanning", "p"); bar != nil {
-			sp.Progress = func(done, _ int) { bar(done) }
+			opt.Progress = func(done, _ int) { bar(done) }
 		}
 	}
-	r, err := nepp.Scan(c.Context, *cfg, sp)
+	r, err := nepp.Scan(c.Context, cfg, sp, opt)
 	if err != nil {
-		return neppErr(err)
+		return neppFields.usage(err)
 	}
-	if plotPath != "" {
-		if err := atomicfile.Write(plotPath, func(w io.Writer) error {
-			return plotting.WritePanels(w, plotFormat, r.Charts(), 1)
-		}); err != nil {
-			return err
-		}
-	}
-	return writeReport(c.String("out"), format, r.WriteJSON, r.WriteTable)
+	return o.write(r, func() []plotting.Chart { return plotting.NeppScan(r) }, 1, nil)
 }
 
-// neppScanSpec reads --scan-p FROM..TO, --slow-speed and --no-sim.
+// neppScanSpec reads --scan-p FROM..TO and --slow-speed.
 func neppScanSpec(c *cli.Context) (nepp.ScanSpec, error) {
 	s := c.String("scan-p")
 	from, to, ok := strings.Cut(s, "..")
@@ -173,47 +164,49 @@ func neppScanSpec(c *cli.Context) (nepp.ScanSpec, error) {
 	if err != nil {
 		return nepp.ScanSpec{}, err
 	}
-	return nepp.ScanSpec{From: a, To: b, Slow: slow, NoSim: c.Bool("no-sim")}, nil
+	return nepp.ScanSpec{From: a, To: b, Slow: slow}, nil
 }
 
-// neppConfig reads the flags; with scan the speeds come from the scan.
-func neppConfig(c *cli.Context, scan bool) (*nepp.Config, error) {
-	cfg := &nepp.Config{WorkDist: c.String("work-dist")}
+// neppConfig reads the flags into the model's configuration and the run
+// options (limits, --no-sim); with scan the speeds come from the scan.
+func neppConfig(c *cli.Context, scan bool) (nepp.Config, platform.RunOptions, error) {
+	cfg := nepp.Config{WorkDist: c.String("work-dist")}
+	opt := platform.RunOptions{NoSim: c.Bool("no-sim")}
 	var err error
 	if scan {
 		for _, name := range []string{"algorithm", "speeds", "shares", "crash", "slow"} {
 			if c.IsSet(name) {
-				return nil, usagef("invalid --%s: --scan-p sets the algorithms and speeds itself and has no faults", name)
+				return cfg, opt, usagef("invalid --%s: --scan-p sets the algorithms and speeds itself and has no faults", name)
 			}
 		}
-	} else if err = neppNodes(c, cfg); err != nil {
-		return nil, err
+	} else if err = neppNodes(c, &cfg); err != nil {
+		return cfg, opt, err
 	}
-	if err = neppNumbers(c, cfg); err != nil {
-		return nil, err
+	if err = neppNumbers(c, &cfg); err != nil {
+		return cfg, opt, err
 	}
 	if cfg.Seed, err = strconv.ParseUint(strings.TrimSpace(c.String("seed")), 10, 64); err != nil {
-		return nil, usagef("invalid --seed %s: want an integer from 0 to %d", c.String("seed"), uint64(1<<64-1))
+		return cfg, opt, usagef("invalid --seed %s: want an integer from 0 to %d", c.String("seed"), uint64(1<<64-1))
 	}
-	if err := neppFaults(c, cfg); err != nil {
-		return nil, err
+	if err := neppFaults(c, &cfg); err != nil {
+		return cfg, opt, err
 	}
-	if cfg.Limits.MaxBytes, cfg.Limits.MaxEvents, err = limits(c); err != nil {
-		return nil, err
+	if opt.MaxBytes, opt.MaxEvents, err = limits(c); err != nil {
+		return cfg, opt, err
 	}
 	if !scan {
 		if err := cfg.Validate(); err != nil {
-			return nil, neppErr(err)
+			return cfg, opt, neppFields.usage(err)
 		}
 	}
-	return cfg, nil
+	return cfg, opt, nil
 }
 
 // neppNodes reads --algorithm, --speeds and --shares.
 func neppNodes(c *cli.Context, cfg *nepp.Config) error {
 	var err error
 	if cfg.Algorithm, err = nepp.ParseAlgorithm(c.String("algorithm")); err != nil {
-		return neppErr(err)
+		return neppFields.usage(err)
 	}
 	if cfg.Speeds, err = floatList(c, "speeds"); err != nil {
 		return err

@@ -1,12 +1,19 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/dlsched/dlsched/executor/farm/nepp"
+	"github.com/dlsched/dlsched/platform"
+	"github.com/dlsched/dlsched/schema"
+	"github.com/dlsched/dlsched/schema/validate"
+	"github.com/dlsched/dlsched/trace"
 )
 
 // neppArgs is a small valid run of farm nepp with args appended.
@@ -19,11 +26,11 @@ func neppArgs(args ...string) []string {
 // 4.1e12, FT's replicas at their worst) and the scan is refused at once,
 // naming the limit; so is a run beyond --max-memory, before it is built.
 func TestProbeNeppLimits(t *testing.T) {
-	refused(t, "the scan over p = 1..100000 (--scan-p) with 100 jobs (--jobs) may need up to 4.1e+12 simulation events, more than --max-events 50000000",
+	refused(t, "the scan over p = 1..100000 with 100 jobs may need up to 4.1e+12 simulation events, more than --max-events 5e+07: raise it or use fewer p (--scan-p) or jobs (--jobs)",
 		"farm", "nepp", "--scan-p", "1..100000", "--jobs", "100", "--work", "1")
-	refused(t, "md on 1 node (--speeds) with 10000000 jobs (--jobs), q = 6 needs about 643 MB of memory, more than --max-memory 256",
+	refused(t, "md on 1 node with 10000000 jobs, q = 6 needs about 643 MB of memory, more than --max-memory 256: raise it or use fewer jobs (--jobs) or nodes (--speeds)",
 		"farm", "nepp", "--algorithm", "md", "--speeds", "1", "--jobs", "1e7", "--work", "1", "--max-events", "1e9", "--max-memory", "256")
-	refused(t, "may need up to 7.4e+06 simulation events, more than --max-events 1000000",
+	refused(t, "ft on 10000 nodes with 100 jobs, q = 6 may need up to 7.4e+06 simulation events, more than --max-events 1e+06: raise it or use fewer jobs (--jobs) or nodes (--speeds)",
 		"farm", "nepp", "--algorithm", "ft", "--speeds", strings.Repeat("1,", 9999)+"1", "--jobs", "100", "--work", "1", "--max-events", "1e6")
 	// The model alone is cheap at any p: the same scan with --no-sim runs,
 	// within its memory estimate (its JSON, 300,000 rows, written a row at
@@ -35,7 +42,7 @@ func TestProbeNeppLimits(t *testing.T) {
 	if code != 0 || errOut != "" || out != "" {
 		t.Fatalf("--no-sim scan: exit %d, stderr %q, stdout %q", code, errOut, out)
 	}
-	est := nepp.ScanSpec{From: 1, To: 100_000, Slow: 0.2, NoSim: true}.Estimate(nepp.Config{Queue: 6, Jobs: 100, Work: 1})
+	est := nepp.ScanSpec{From: 1, To: 100_000, Slow: 0.2}.Estimate(nepp.Config{Queue: 6, Jobs: 100, Work: 1}, platform.RunOptions{NoSim: true})
 	if peak > est.Bytes/(1<<20) {
 		t.Errorf("--no-sim scan: peak %.0f MB, estimated %.0f MB", peak, est.Bytes/(1<<20))
 	}
@@ -60,7 +67,7 @@ func TestProbeNeppLimits(t *testing.T) {
 func TestProbeNeppAccepted(t *testing.T) {
 	speeds := strings.Repeat("1,", 4999) + "1"
 	cfg := nepp.Config{Algorithm: nepp.Simple, Speeds: make([]float64, 5000), Jobs: 300_000, Work: 1}
-	est := cfg.Estimate()
+	est := cfg.Estimate(platform.RunOptions{})
 	if est.Events < neppLong {
 		t.Fatalf("estimate %g events: below the progress threshold, the run tests nothing", est.Events)
 	}
@@ -157,4 +164,127 @@ func TestProbeNeppBadFlags(t *testing.T) {
 	} {
 		refused(t, c.want, c.args...)
 	}
+}
+
+// --trace writes the run in the Chrome Trace Event Format: it validates
+// against schema/trace.schema.json, no two spans of one track overlap,
+// and its last event ends at the reported makespan (the docs' example: FT
+// on four nodes, one slow, node 2 crashing at t = 10). The report
+// validates against schema/nepp.schema.json.
+func TestProbeNeppTrace(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "nepp.json")
+	out, errOut, code, _ := probe(t, "farm", "nepp", "--algorithm", "ft", "--speeds", "1,1,1,0.2", "--queue", "6", "--jobs", "100",
+		"--work", "1", "--crash", "2@10", "--trace", path, "--format", "json")
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	if err := validate.Document([]byte(out), schema.Nepp); err != nil {
+		t.Error(err)
+	}
+	var r struct{ Simulated struct{ Makespan float64 } }
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := validate.Document(raw, schema.Trace); err != nil {
+		t.Error(err)
+	}
+	doc, err := trace.Read(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := r.Simulated.Makespan
+	if o := doc.Overlap(1e-9 * ms); o != "" {
+		t.Errorf("overlap: %s", o)
+	}
+	if end := doc.End(); math.Abs(end-ms) > 1e-9*ms || doc.Makespan != ms {
+		t.Errorf("trace ends at %g (otherData %g), makespan %g", end, doc.Makespan, ms)
+	}
+	crashes := 0
+	for _, e := range doc.Instants {
+		if e.Name == "crash" && e.Process == "node 2" && e.Start == 10 {
+			crashes++
+		}
+	}
+	if crashes != 1 || len(doc.Spans) < 300 {
+		t.Errorf("%d crashes of node 2 at 10, %d spans", crashes, len(doc.Spans))
+	}
+}
+
+// A trace is refused where nothing is simulated (--no-sim, a scan of many
+// runs), with a wrong extension, and when its events would take the run
+// beyond --max-memory, which the same run without --trace is not: MD with
+// 3·10^5 jobs on 10 nodes, 3·3·10^5 + 50,001 + 10 = 950,011 trace events
+// of 1,536 bytes beside the run's 32 MB + 10·10 KB + 3·10^5·64 + 60·48
+// bytes: 1,512,076,608 bytes, 1443 MB.
+func TestProbeNeppTraceRefused(t *testing.T) {
+	dir := t.TempDir()
+	tr := filepath.Join(dir, "t.json")
+	refused(t, "invalid --trace "+tr+": --no-sim simulates nothing to trace", neppArgs("--no-sim", "--trace", tr)...)
+	refused(t, "invalid --trace "+tr+": a scan is many runs; trace one run with --algorithm and --speeds",
+		"farm", "nepp", "--scan-p", "2..4", "--jobs", "10", "--work", "1", "--trace", tr)
+	refused(t, "invalid --trace "+filepath.Join(dir, "t.txt")+": want a file ending in .json", neppArgs("--trace", filepath.Join(dir, "t.txt"))...)
+	big := []string{"farm", "nepp", "--algorithm", "md", "--speeds", "1,1,1,1,1,1,1,1,1,1", "--jobs", "3e5", "--work", "1"}
+	refused(t, "md on 10 nodes with 300000 jobs, q = 6 needs about 1443 MB of memory, more than --max-memory 1024: raise it or use fewer jobs (--jobs) or nodes (--speeds)",
+		append(big, "--trace", tr)...)
+	if _, err := os.Stat(tr); err == nil {
+		t.Errorf("a refused run wrote %s", tr)
+	}
+	cfg := nepp.Config{Algorithm: nepp.Multiple, Speeds: make([]float64, 10), Queue: 6, Jobs: 300_000, Work: 1}
+	if est := cfg.Estimate(platform.RunOptions{}); est.Bytes > 100<<20 {
+		t.Errorf("without a trace the run is estimated at %.0f MB", est.Bytes/(1<<20))
+	}
+}
+
+// The documented JSON outputs (docs/nepp.md's run, its scan, the model
+// alone) declare their format first and validate against their schemas.
+func TestProbeNeppDocumentsValidate(t *testing.T) {
+	for _, c := range []struct {
+		format string
+		args   []string
+	}{
+		{schema.Nepp, []string{"farm", "nepp", "--algorithm", "ft", "--speeds", "1,1,1,1", "--queue", "3", "--jobs", "40", "--work", "1",
+			"--setup", "0", "--per-byte", "0", "--crash", "1@1.5", "--crash", "2@2.5", "--crash", "3@3.5"}},
+		{schema.Nepp, []string{"farm", "nepp", "--algorithm", "md", "--speeds", "1,1,1,1", "--queue", "3", "--jobs", "40", "--work", "1",
+			"--setup", "0", "--per-byte", "0", "--crash", "1@1.5", "--crash", "2@2.5", "--crash", "3@3.5"}},
+		{schema.Nepp, []string{"farm", "nepp", "--algorithm", "ft", "--speeds", "1,1,1", "--jobs", "100", "--work", "1", "--no-sim"}},
+		{schema.NeppScan, []string{"farm", "nepp", "--scan-p", "2..20", "--slow-speed", "0.2", "--queue", "6", "--jobs", "100", "--work", "1",
+			"--setup", "0", "--per-byte", "0"}},
+		{schema.NeppScan, []string{"farm", "nepp", "--scan-p", "1..50", "--jobs", "100", "--work", "1", "--no-sim"}},
+	} {
+		out, _, code, _ := probe(t, append(c.args, "--format", "json")...)
+		if code > 1 || !strings.HasPrefix(out, "{\n  \"format\": \""+c.format+"\",\n") {
+			t.Errorf("%v: exit %d, output %.80q", c.args, code, out)
+			continue
+		}
+		if err := validate.Document([]byte(out), c.format); err != nil {
+			t.Errorf("%v: %v", c.args, err)
+		}
+	}
+	help, _, _, _ := probe(t, "farm", "nepp", "--help")
+	for _, want := range []string{"--trace FILE.json writes a run", "ui.perfetto.dev (Open trace file)", "chrome://tracing (Load)", "dlsched.nepp/1"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("--help lacks %q", want)
+		}
+	}
+}
+
+// A traced run stays within its memory estimate, the trace's events
+// included: MD on 10 nodes with 3·10^4 jobs, 95,011 events.
+func TestProbeNeppTraceMemory(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.json")
+	_, errOut, code, peak := probe(t, "farm", "nepp", "--algorithm", "md", "--speeds", "1,1,1,1,1,1,1,1,1,1", "--jobs", "3e4", "--work", "1",
+		"--trace", path, "--format", "json", "--out", filepath.Join(t.TempDir(), "r.json"))
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	cfg := nepp.Config{Algorithm: nepp.Multiple, Speeds: make([]float64, 10), Queue: 6, Jobs: 30_000, Work: 1}
+	est := cfg.Estimate(platform.RunOptions{Trace: trace.New("s")})
+	if peak > est.Bytes/(1<<20) {
+		t.Errorf("peak %.0f MB, estimated %.0f MB", peak, est.Bytes/(1<<20))
+	}
+	t.Logf("peak %.0f MB, estimated %.0f MB", peak, est.Bytes/(1<<20))
 }

@@ -2,6 +2,7 @@ package nepp
 
 import (
 	"context"
+	"github.com/dlsched/dlsched/platform"
 	"testing"
 )
 
@@ -11,7 +12,7 @@ func benchRun(b *testing.B, cfg *Config) {
 	var r *Result
 	for b.Loop() {
 		var err error
-		if r, err = Simulate(context.Background(), cfg); err != nil {
+		if r, err = simulate(context.Background(), cfg, platform.RunOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}

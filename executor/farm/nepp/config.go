@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+
+	"github.com/dlsched/dlsched/platform"
 )
 
 // Defaults of the report: PVM sets up a message in 3.9 ms and sends 0.5 µs
@@ -39,16 +41,6 @@ type Slow struct {
 	Factor float64
 }
 
-// Limits bound what a run may be estimated to cost (Estimate); a zero
-// field means no limit. Run, Simulate and Scan refuse with a *LimitError
-// before allocating anything in proportion to the run.
-type Limits struct {
-	// MaxEvents bounds the kernel events (about a million a second).
-	MaxEvents int64
-	// MaxBytes bounds the memory, in bytes.
-	MaxBytes int64
-}
-
 // Config is one NEPP run.
 type Config struct {
 	Algorithm Algorithm
@@ -74,12 +66,6 @@ type Config struct {
 	Crashes               []Crash
 	Slows                 []Slow
 	Seed                  uint64
-	// Limits bound the run's estimated cost (zero: no limit).
-	Limits Limits
-	// Progress, if set, is called as results reach the host with the
-	// number of distinct results so far and J (at most about a thousand
-	// times a run).
-	Progress func(results, jobs int)
 }
 
 func (c *Config) queue() (q, qmin int) {
@@ -114,12 +100,13 @@ func (c *Config) speeds() []float64 {
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
+// bad returns a *platform.FieldError of the package; want is a format.
 func bad(field string, value any, want string, args ...any) error {
-	return &FieldError{Field: field, Value: fmt.Sprint(value), Want: fmt.Sprintf(want, args...)}
+	return platform.Bad(pkg, field, value, fmt.Sprintf(want, args...))
 }
 
-// Validate checks the configuration; a *FieldError names the field and
-// counts nodes, crashes and slowdowns from 1 as the docs do.
+// Validate checks the configuration; a *platform.FieldError names the
+// field and counts nodes, crashes and slowdowns from 1 as the docs do.
 func (c *Config) Validate() error {
 	if err := c.validateSizes(); err != nil {
 		return err

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+
+	"github.com/dlsched/dlsched/platform"
 )
 
 // Algorithm is one of the report's three job allocation algorithms.
@@ -43,7 +45,7 @@ func ParseAlgorithm(s string) (Algorithm, error) {
 	case "ft":
 		return FaultTolerant, nil
 	}
-	return 0, &FieldError{Field: FieldAlgorithm, Value: strconv.Quote(s), Want: "sd, md or ft"}
+	return 0, platform.Bad(pkg, FieldAlgorithm, strconv.Quote(s), "sd, md or ft")
 }
 
 // Prediction is the report's model (Chapter 4) for one algorithm.
@@ -73,12 +75,12 @@ type Prediction struct {
 // symbols and count nodes from 1.
 func Model(alg Algorithm, speeds []float64, q, jobs int, wMu, f, wH float64) (*Prediction, error) {
 	if len(speeds) < 1 {
-		return nil, &FieldError{Field: "speeds", Value: "(no nodes)", Want: "at least one node"}
+		return nil, platform.Bad(pkg, "speeds", "(no nodes)", "at least one node")
 	}
 	sum, smin := 0.0, math.Inf(1)
 	for i, s := range speeds {
 		if !(s > 0) || math.IsInf(s, 0) {
-			return nil, &FieldError{Field: "speeds", Value: fmt.Sprintf("%s (node %d)", g(s), i+1), Want: "finite speeds > 0"}
+			return nil, platform.Bad(pkg, "speeds", fmt.Sprintf("%s (node %d)", g(s), i+1), "finite speeds > 0")
 		}
 		sum += s
 		smin = math.Min(smin, s)
@@ -90,8 +92,8 @@ func Model(alg Algorithm, speeds []float64, q, jobs int, wMu, f, wH float64) (*P
 // which is all of the speeds it needs.
 func model(alg Algorithm, p int, sum, smin float64, q, jobs int, wMu, f, wH float64) (*Prediction, error) {
 	if jobs < 1 || q < 1 || !(wMu > 0) || !(f >= 0) || f > wMu || !(wH >= 0) {
-		return nil, &FieldError{Field: "model", Value: fmt.Sprintf("J = %d, q = %d, w = %g, f = %g, w_h = %g", jobs, q, wMu, f, wH),
-			Want: "J, q >= 1, w > 0, 0 <= f <= w, w_h >= 0"}
+		return nil, platform.Bad(pkg, "model", fmt.Sprintf("J = %d, q = %d, w = %g, f = %g, w_h = %g", jobs, q, wMu, f, wH),
+			"J, q >= 1, w > 0, 0 <= f <= w, w_h >= 0")
 	}
 	pf, J := float64(p), float64(jobs)
 	sMu := sum / pf             // (4.2)
@@ -136,7 +138,7 @@ func (pr *Prediction) makespan(alg Algorithm, p int, sMu, smin, ave float64, q, 
 			pr.Warnings = append(pr.Warnings, fmt.Sprintf("J = %d < p·q = %d: the Multiple Distribution phase (4.12) is negative; T_fault is a literal evaluation of 4.22, not a prediction", jobs, pq))
 		}
 	default:
-		return &FieldError{Field: "algorithm", Value: alg.String(), Want: "sd, md or ft"}
+		return platform.Bad(pkg, "algorithm", alg.String(), "sd, md or ft")
 	}
 	return nil
 }

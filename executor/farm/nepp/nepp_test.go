@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/dlsched/dlsched/platform"
 	"math"
 	"sort"
 	"testing"
@@ -78,7 +79,7 @@ type fataler interface {
 
 func run(t fataler, cfg *Config) *Result {
 	t.Helper()
-	r, err := Simulate(context.Background(), cfg)
+	r, err := simulate(context.Background(), cfg, platform.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +239,7 @@ func TestValidate(t *testing.T) {
 		{Algorithm: Multiple, Speeds: []float64{1}, Queue: 1, Jobs: 1, Work: 1, Crashes: []Crash{{Node: 2}}},
 		{Algorithm: Multiple, Speeds: []float64{1}, Queue: 1, Jobs: 1, Work: 1, WorkDist: "normal"},
 	} {
-		if _, err := Simulate(context.Background(), bad); err == nil {
+		if _, err := simulate(context.Background(), bad, platform.RunOptions{}); err == nil {
 			t.Errorf("%+v accepted", bad)
 		}
 	}
@@ -363,7 +364,7 @@ func TestMakespanLowerBound(t *testing.T) {
 				r.ResultMessages, r.Results, r.RedundantDiscarded)
 		}
 		// The kernel events alone: a node's 4, not its eventsPerNode.
-		if bound := cfg.Estimate().Events - (eventsPerNode-4)*float64(len(cfg.Speeds)); float64(r.Events) > bound {
+		if bound := cfg.Estimate(platform.RunOptions{}).Events - (eventsPerNode-4)*float64(len(cfg.Speeds)); float64(r.Events) > bound {
 			rt.Fatalf("%d events, more than the bound %g", r.Events, bound)
 		}
 		if !r.Completed {
@@ -414,7 +415,7 @@ func TestValidateMessages(t *testing.T) {
 	} {
 		cfg := base()
 		c.edit(cfg)
-		_, err := Simulate(context.Background(), cfg)
+		_, err := simulate(context.Background(), cfg, platform.RunOptions{})
 		if err == nil || err.Error() != c.want {
 			t.Errorf("got %v\nwant %s", err, c.want)
 		}
@@ -436,36 +437,38 @@ func TestValidateMessages(t *testing.T) {
 // 2·(ceil(100/6) + 1) + 1 events.
 func TestEstimate(t *testing.T) {
 	cfg := &Config{Algorithm: Multiple, Speeds: make([]float64, 10), Queue: 6, Jobs: 10_000_000, Work: 1}
-	if got, want := cfg.Estimate().Events, 5*1e7+2*(math.Ceil(1e7/6)+1)+40*10+1; got != want {
+	if got, want := cfg.Estimate(platform.RunOptions{}).Events, 5*1e7+2*(math.Ceil(1e7/6)+1)+40*10+1; got != want {
 		t.Errorf("MD: %g events, want %g", got, want)
 	}
 	cfg = &Config{Algorithm: FaultTolerant, Speeds: make([]float64, 10_000), Queue: 6, Jobs: 100, Work: 1}
-	if got, want := cfg.Estimate().Events, 5*100+7*100*9999.0+40*10_000+2*(math.Ceil(100.0/6)+1)+1; got != want {
+	if got, want := cfg.Estimate(platform.RunOptions{}).Events, 5*100+7*100*9999.0+40*10_000+2*(math.Ceil(100.0/6)+1)+1; got != want {
 		t.Errorf("FT: %g events, want %g", got, want)
 	}
 }
 
 // Beyond its limits a run is refused before anything is built, with a
-// *LimitError naming the limit and what to reduce.
+// *platform.LimitError naming the limit and what to reduce.
 func TestLimits(t *testing.T) {
 	speeds := make([]float64, MaxNodes)
 	for i := range speeds {
 		speeds[i] = 1
 	}
-	cfg := &Config{Algorithm: FaultTolerant, Speeds: speeds, Queue: 6, Jobs: 100, Work: 1, Limits: Limits{MaxEvents: 5e7}}
-	_, err := Simulate(context.Background(), cfg)
-	var le *LimitError
-	if !errors.As(err, &le) || err.Error() != "nepp: ft on 100000 nodes (Config.Speeds) with 100 jobs (Config.Jobs), q = 6 may need up to "+
-		"7.4e+07 simulation events, more than Limits.MaxEvents 50000000: raise it or use fewer Config.Jobs or nodes" {
+	cfg := &Config{Algorithm: FaultTolerant, Speeds: speeds, Queue: 6, Jobs: 100, Work: 1}
+	_, err := simulate(context.Background(), cfg, platform.RunOptions{Limits: platform.Limits{MaxEvents: 5e7}})
+	var le *platform.LimitError
+	if !errors.As(err, &le) || err.Error() != "nepp: ft on 100000 nodes with 100 jobs, q = 6 may need up to "+
+		"7.4e+07 simulation events, more than Limits.MaxEvents 5e+07: raise it or use fewer jobs (Config.Jobs) or nodes (Config.Speeds)" {
 		t.Fatalf("got %v", err)
 	}
-	cfg = &Config{Algorithm: Multiple, Speeds: []float64{1}, Queue: 6, Jobs: MaxJobs, Work: 1, Limits: Limits{MaxBytes: 256 << 20}}
-	if _, err = Simulate(context.Background(), cfg); !errors.As(err, &le) || le.Field != FieldMaxBytes || le.Need != 643 {
+	cfg = &Config{Algorithm: Multiple, Speeds: []float64{1}, Queue: 6, Jobs: MaxJobs, Work: 1}
+	if _, err = Run(context.Background(), *cfg, platform.RunOptions{Limits: platform.Limits{MaxBytes: 256 << 20}}); !errors.As(err, &le) ||
+		le.Field != FieldMaxBytes || le.Need != 643 {
 		t.Fatalf("got %v", err)
 	}
 	sp := ScanSpec{From: 1, To: 100_000, Slow: 0.2}
-	base := Config{Queue: 6, Jobs: 100, Work: 1, Limits: Limits{MaxEvents: 5e7, MaxBytes: 1 << 30}}
-	if _, err = Scan(context.Background(), base, sp); !errors.As(err, &le) || le.Field != FieldMaxEvents || le.Need < 3e12 {
+	base := Config{Queue: 6, Jobs: 100, Work: 1}
+	if _, err = Scan(context.Background(), base, sp, platform.RunOptions{Limits: platform.Limits{MaxEvents: 5e7, MaxBytes: 1 << 30}}); !errors.As(err, &le) ||
+		le.Field != FieldMaxEvents || le.Need < 3e12 {
 		t.Fatalf("scan: got %v", err)
 	}
 }

@@ -7,21 +7,23 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/dlsched/dlsched/platform"
 )
 
-// InputError reports bad input to Run or Scan (a *FieldError or a
-// *LimitError), as opposed to a failed or cancelled simulation.
-type InputError struct{ Err error }
-
-// Error returns the underlying message.
-func (e *InputError) Error() string { return e.Err.Error() }
-
-// Unwrap returns the underlying error.
-func (e *InputError) Unwrap() error { return e.Err }
+// The formats of the documents the package writes (schema/nepp.schema.json
+// and schema/nepp-scan.schema.json describe them): a run's Report and a
+// ScanReport.
+const (
+	FormatRun  = "dlsched.nepp/1"
+	FormatScan = "dlsched.nepp-scan/1"
+)
 
 // Report is the model beside the simulation, as printed by `dlsched farm
-// nepp` (JSON field names are part of the CLI contract).
+// nepp` (JSON field names are part of the CLI contract; Format comes
+// first).
 type Report struct {
+	Format     string      `json:"format"`
 	Model      string      `json:"model"`
 	Algorithm  string      `json:"algorithm"`
 	Parameters Parameters  `json:"parameters"`
@@ -59,34 +61,40 @@ func Predict(cfg *Config) (*Prediction, error) {
 	return Model(cfg.Algorithm, cfg.speeds(), q, cfg.Jobs, cfg.Work, cfg.useful(), cfg.HostOverhead)
 }
 
-// Run evaluates the model and, unless noSim, simulates; bad input and a
-// simulation estimated beyond cfg.Limits are an *InputError.
-func Run(ctx context.Context, cfg *Config, noSim bool) (*Report, error) {
-	pr, err := Predict(cfg)
+// Run evaluates the report's model for cfg and, unless opt.NoSim,
+// simulates the run on the kernel (with opt's progress and trace). Bad
+// input is a *platform.FieldError, a simulation estimated beyond
+// opt.Limits a *platform.LimitError (zero limits: none), both returned
+// before anything in proportion to the run is allocated; a trace with
+// NoSim is refused, there being nothing to trace.
+func Run(ctx context.Context, cfg Config, opt platform.RunOptions) (*Report, error) {
+	pr, err := Predict(&cfg)
 	if err != nil {
-		return nil, &InputError{err}
+		return nil, err
 	}
-	if !noSim {
-		if err := cfg.checkLimits(); err != nil {
-			return nil, &InputError{err}
+	if opt.NoSim && opt.Trace != nil {
+		return nil, platform.Bad(pkg, FieldTrace, "(a recorder)", "none with {"+FieldNoSim+"}: the model alone simulates nothing")
+	}
+	r := &Report{Format: FormatRun, Model: "nepp", Algorithm: cfg.Algorithm.String(), Predicted: pr, Parameters: parameters(&cfg)}
+	if !opt.NoSim {
+		if r.Simulated, err = simulate(ctx, &cfg, opt); err != nil {
+			return nil, err
 		}
 	}
+	return r, nil
+}
+
+// parameters echoes cfg as the report prints it.
+func parameters(cfg *Config) Parameters {
 	q, qmin := cfg.queue()
 	dist := cfg.WorkDist
 	if dist == "" {
 		dist = "const"
 	}
-	r := &Report{Model: "nepp", Algorithm: cfg.Algorithm.String(), Predicted: pr, Parameters: Parameters{
-		Speeds: cfg.Speeds, Shares: cfg.Shares, P: len(cfg.Speeds), Queue: q, QMin: qmin, Jobs: cfg.Jobs,
+	return Parameters{Speeds: cfg.Speeds, Shares: cfg.Shares, P: len(cfg.Speeds), Queue: q, QMin: qmin, Jobs: cfg.Jobs,
 		Work: cfg.Work, Useful: cfg.useful(), HostOverhead: cfg.HostOverhead, WorkDist: dist,
 		Setup: cfg.Setup, PerByte: cfg.PerByte, JobBytes: cfg.JobBytes, ResultBytes: cfg.ResultBytes,
-		Crashes: cfg.Crashes, Slows: cfg.Slows, Seed: cfg.Seed}}
-	if !noSim {
-		if r.Simulated, err = Simulate(ctx, cfg); err != nil {
-			return nil, err
-		}
-	}
-	return r, nil
+		Crashes: cfg.Crashes, Slows: cfg.Slows, Seed: cfg.Seed}
 }
 
 // WriteJSON writes the report as indented JSON.

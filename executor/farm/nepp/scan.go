@@ -7,9 +7,8 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strings"
 
-	"github.com/dlsched/dlsched/plotting"
+	"github.com/dlsched/dlsched/platform"
 )
 
 // ScanRow is one algorithm at one p: the model and the simulation.
@@ -24,6 +23,7 @@ type ScanRow struct {
 // speedup, efficiency and corrected efficiency against p for SD, MD and
 // FT, one node always the slow one.
 type ScanReport struct {
+	Format   string    `json:"format"`
 	Model    string    `json:"model"`
 	SlowNode float64   `json:"slow_speed"`
 	From     int       `json:"from"`
@@ -33,13 +33,10 @@ type ScanReport struct {
 }
 
 // ScanSpec is the range of a scan: p = From..To, node 1 at speed Slow and
-// the others at 1; NoSim evaluates the model only; Progress, if set, is
-// called after each p with the number of p done and the total.
+// the others at 1.
 type ScanSpec struct {
 	From, To int
 	Slow     float64
-	NoSim    bool
-	Progress func(done, total int)
 }
 
 // bytesPerRow is the memory a scan keeps per row (the prediction, its
@@ -51,13 +48,16 @@ const (
 	bytesPerRowNode = 64
 )
 
-// check validates the spec and base (with the scan's speeds).
-func (sp ScanSpec) check(base Config) error {
+// check validates the spec, base (with the scan's speeds) and the options.
+func (sp ScanSpec) check(base Config, opt platform.RunOptions) error {
 	if sp.From < 1 || sp.To < sp.From || sp.To > MaxNodes {
-		return &FieldError{Field: FieldScanP, Value: fmt.Sprintf("%d..%d", sp.From, sp.To), Want: fmt.Sprintf("FROM..TO with 1 <= FROM <= TO <= %d", MaxNodes)}
+		return platform.Bad(pkg, FieldScanP, fmt.Sprintf("%d..%d", sp.From, sp.To), fmt.Sprintf("FROM..TO with 1 <= FROM <= TO <= %d", MaxNodes))
 	}
 	if !(sp.Slow > 0) || !finite(sp.Slow) {
-		return &FieldError{Field: FieldSlowSpeed, Value: g(sp.Slow), Want: "a finite speed > 0"}
+		return platform.Bad(pkg, FieldSlowSpeed, g(sp.Slow), "a finite speed > 0")
+	}
+	if opt.Trace != nil {
+		return platform.Bad(pkg, FieldTrace, "(a recorder)", fmt.Sprintf("none: a scan is %d runs; trace one run", 3*(sp.To-sp.From+1)))
 	}
 	for _, alg := range []Algorithm{Simple, Multiple, FaultTolerant} {
 		cfg := sp.config(base, alg)
@@ -74,20 +74,21 @@ func (sp ScanSpec) config(base Config, alg Algorithm) Config {
 	cfg := base
 	cfg.Algorithm = alg
 	cfg.Speeds = []float64{sp.Slow}
-	cfg.Shares, cfg.Crashes, cfg.Slows, cfg.Progress = nil, nil, nil, nil
+	cfg.Shares, cfg.Crashes, cfg.Slows = nil, nil, nil
 	return cfg
 }
 
-// Estimate is the cost of the scan: the events of every run (none with
-// NoSim) and the memory of the largest run plus the rows kept.
-func (sp ScanSpec) Estimate(base Config) Cost {
+// Estimate is the cost of the scan with opt: the events of every run
+// (none with opt.NoSim) and the memory of the largest run plus the rows
+// kept.
+func (sp ScanSpec) Estimate(base Config, opt platform.RunOptions) Cost {
 	var total Cost
 	for p := sp.From; p <= sp.To; p++ {
 		for _, alg := range []Algorithm{Simple, Multiple, FaultTolerant} {
 			cfg := sp.config(base, alg)
-			c := cfg.estimate(p)
+			c := cfg.estimate(p, false)
 			row := float64(bytesPerRow)
-			if !sp.NoSim {
+			if !opt.NoSim {
 				total.Events += c.Events
 				total.Bytes = math.Max(total.Bytes, c.Bytes)
 				row += bytesPerRowNode * float64(p)
@@ -95,7 +96,7 @@ func (sp ScanSpec) Estimate(base Config) Cost {
 			total.Bytes += row
 		}
 	}
-	if sp.NoSim {
+	if opt.NoSim {
 		total.Bytes += bytesBase
 	}
 	return total
@@ -104,44 +105,46 @@ func (sp ScanSpec) Estimate(base Config) Cost {
 // Scan evaluates the three algorithms for p = From..To on the report's
 // cluster: node 1 runs at speed Slow, the others at 1 (Section 4.3: "the
 // slow processor is always one of the nodes"). base gives the queue, the
-// jobs, the work, the message costs and the limits; its speeds and faults
-// are ignored. It refuses a scan estimated beyond base.Limits
-// (*LimitError) before running any of it.
-func Scan(ctx context.Context, base Config, sp ScanSpec) (*ScanReport, error) {
-	if err := sp.check(base); err != nil {
-		return nil, &InputError{err}
+// jobs, the work and the message costs; its algorithm, speeds and faults
+// are ignored. opt.NoSim evaluates the model alone; opt.Progress is called
+// after each p with the number of p done and the total; a scan is refused
+// beyond opt.Limits (*platform.LimitError) before any of it runs, and
+// with opt.Trace (a scan is many runs: trace one with Run).
+func Scan(ctx context.Context, base Config, sp ScanSpec, opt platform.RunOptions) (*ScanReport, error) {
+	if err := sp.check(base, opt); err != nil {
+		return nil, err
 	}
-	what := fmt.Sprintf("the scan over p = %d..%d ({%s}) with %s ({%s})", sp.From, sp.To, FieldScanP, count(base.Jobs, "job"), FieldJobs)
-	if err := base.Limits.check(sp.Estimate(base), what, fmt.Sprintf("p in {%s} or {%s}", FieldScanP, FieldJobs)); err != nil {
-		return nil, &InputError{err}
+	what := fmt.Sprintf("the scan over p = %d..%d with %s", sp.From, sp.To, count(base.Jobs, "job"))
+	if err := checkLimits(opt.Limits, sp.Estimate(base, opt), what, fmt.Sprintf("p ({%s}) or jobs ({%s})", FieldScanP, FieldJobs)); err != nil {
+		return nil, err
 	}
-	r := &ScanReport{Model: "nepp", SlowNode: sp.Slow, From: sp.From, To: sp.To, Base: base}
+	r := &ScanReport{Format: FormatScan, Model: "nepp", SlowNode: sp.Slow, From: sp.From, To: sp.To, Base: base}
 	for p := sp.From; p <= sp.To; p++ {
 		for _, alg := range []Algorithm{Simple, Multiple, FaultTolerant} {
-			row, err := sp.row(ctx, base, alg, p)
+			row, err := sp.row(ctx, base, alg, p, opt)
 			if err != nil {
 				return nil, err
 			}
 			r.Rows = append(r.Rows, row)
 		}
-		if sp.Progress != nil {
-			sp.Progress(p-sp.From+1, sp.To-sp.From+1)
+		if opt.Progress != nil {
+			opt.Progress(p-sp.From+1, sp.To-sp.From+1)
 		}
 	}
 	return r, nil
 }
 
 // row is one algorithm at one p: the model from the total and the
-// slowest speed, and unless NoSim the simulation.
-func (sp ScanSpec) row(ctx context.Context, base Config, alg Algorithm, p int) (ScanRow, error) {
+// slowest speed, and unless opt.NoSim the simulation.
+func (sp ScanSpec) row(ctx context.Context, base Config, alg Algorithm, p int, opt platform.RunOptions) (ScanRow, error) {
 	cfg := sp.config(base, alg)
 	q, _ := cfg.queue()
 	pr, err := model(alg, p, sp.Slow+float64(p-1), math.Min(sp.Slow, 1), q, cfg.Jobs, cfg.Work, cfg.useful(), cfg.HostOverhead)
 	if err != nil {
-		return ScanRow{}, &InputError{err}
+		return ScanRow{}, err
 	}
 	row := ScanRow{P: p, Algorithm: alg.String(), Predicted: pr}
-	if sp.NoSim {
+	if opt.NoSim {
 		return row, nil
 	}
 	cfg.Speeds = make([]float64, p)
@@ -149,7 +152,7 @@ func (sp ScanSpec) row(ctx context.Context, base Config, alg Algorithm, p int) (
 	for i := 1; i < p; i++ {
 		cfg.Speeds[i] = 1
 	}
-	row.Simulated, err = Simulate(ctx, &cfg)
+	row.Simulated, err = simulate(ctx, &cfg, platform.RunOptions{Limits: opt.Limits})
 	return row, err
 }
 
@@ -158,11 +161,12 @@ func (sp ScanSpec) row(ctx context.Context, base Config, alg Algorithm, p int) (
 func (r *ScanReport) WriteJSON(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	head, err := json.MarshalIndent(struct {
+		Format   string  `json:"format"`
 		Model    string  `json:"model"`
 		SlowNode float64 `json:"slow_speed"`
 		From     int     `json:"from"`
 		To       int     `json:"to"`
-	}{r.Model, r.SlowNode, r.From, r.To}, "", "  ")
+	}{r.Format, r.Model, r.SlowNode, r.From, r.To}, "", "  ")
 	if err != nil {
 		return err
 	}
@@ -202,49 +206,4 @@ func (r *ScanReport) WriteTable(w io.Writer) error {
 			g(x.Predicted.Makespan), sm, g(x.Predicted.Speedup), ss, g(x.Predicted.CorrectedEfficiency), se)
 	}
 	return nil
-}
-
-// Charts returns the report's figures as three panels: makespan (Figs.
-// 4.1, 4.2), speedup (4.3) and corrected efficiency (4.5) against p, the
-// model as lines and the simulation as markers of the same colour.
-func (r *ScanReport) Charts() []plotting.Chart {
-	note := fmt.Sprintf("one node at speed %s, J = %d, q = %d, w = %s", g(r.SlowNode), r.Base.Jobs, r.Base.Queue, g(r.Base.Work))
-	type metric struct {
-		title, ylabel string
-		model, sim    func(*ScanRow) float64
-	}
-	metrics := []metric{
-		{"Execution time (Figs. 4.1, 4.2)", "makespan (s)", func(x *ScanRow) float64 { return x.Predicted.Makespan },
-			func(x *ScanRow) float64 { return x.Simulated.Makespan }},
-		{"Speedup (Fig. 4.3)", "speedup (T_seq / makespan)", func(x *ScanRow) float64 { return x.Predicted.Speedup },
-			func(x *ScanRow) float64 { return x.Simulated.Speedup }},
-		{"Corrected efficiency (Fig. 4.5)", "corrected efficiency E_c", func(x *ScanRow) float64 { return x.Predicted.CorrectedEfficiency },
-			func(x *ScanRow) float64 { return x.Simulated.CorrectedEfficiency }},
-	}
-	var charts []plotting.Chart
-	for _, m := range metrics {
-		c := plotting.Chart{Title: m.title, Note: note, XLabel: "nodes p", YLabel: m.ylabel}
-		for k, alg := range []string{"sd", "md", "ft"} {
-			model := plotting.Series{Name: strings.ToUpper(alg) + " model", Style: plotting.Line, Color: k + 1}
-			sim := plotting.Series{Name: strings.ToUpper(alg) + " simulated", Style: plotting.Points, Color: k + 1}
-			for i := range r.Rows {
-				x := &r.Rows[i]
-				if x.Algorithm != alg {
-					continue
-				}
-				model.X = append(model.X, float64(x.P))
-				model.Y = append(model.Y, m.model(x))
-				if x.Simulated != nil && x.Simulated.Completed {
-					sim.X = append(sim.X, float64(x.P))
-					sim.Y = append(sim.Y, m.sim(x))
-				}
-			}
-			c.Series = append(c.Series, model)
-			if len(sim.X) > 0 {
-				c.Series = append(c.Series, sim)
-			}
-		}
-		charts = append(charts, c)
-	}
-	return charts
 }

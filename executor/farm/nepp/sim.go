@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/dlsched/dlsched/executor"
+	"github.com/dlsched/dlsched/platform"
 )
 
 // Result is what the simulation observed.
@@ -67,6 +68,7 @@ type message struct {
 // inbox, a process and a CPU.
 type simulation struct {
 	cfg          *Config
+	opt          platform.RunOptions
 	sim          *executor.Sim
 	res          *Result
 	h            *hostState
@@ -77,73 +79,106 @@ type simulation struct {
 	speeds       []float64
 	work, useful []float64
 	nodeWork     float64
-	step         int // results between two Progress calls
+	step         int     // results between two Progress calls
+	tr           *tracer // nil without opt.Trace
 }
 
 func (r *simulation) msgTime(bytes float64) float64 { return r.cfg.Setup + r.cfg.PerByte*bytes }
 
-// Simulate runs the algorithm on the kernel: one host process and one
+// simulate runs the algorithm on the kernel: one host process and one
 // process per node, each node computing on a CPU of speed s_i. It refuses
-// a run estimated beyond cfg.Limits (*LimitError) before building it.
-func Simulate(ctx context.Context, cfg *Config) (*Result, error) {
+// a run estimated beyond opt.Limits (*platform.LimitError) before
+// building it.
+func simulate(ctx context.Context, cfg *Config, opt platform.RunOptions) (*Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if err := cfg.checkLimits(); err != nil {
+	if err := cfg.checkLimits(opt); err != nil {
 		return nil, err
 	}
-	p, J := len(cfg.Speeds), cfg.Jobs
-	q, qmin := cfg.queue()
-	sim := executor.NewSim(executor.SimConfig{Seed: cfg.Seed, MaxEvents: cfg.Limits.MaxEvents})
-	r := &simulation{cfg: cfg, sim: sim, res: &Result{JobsPerNode: make([]int, p)}, h: newHostState(cfg.Algorithm, p, q, qmin, J),
-		host: executor.NewMailbox[message](sim, "host", executor.Unbounded), speeds: cfg.speeds(), step: max(1, J/1000)}
-	r.work, r.useful = drawWork(sim, cfg)
-	r.inbox = make([]*executor.Mailbox[[]int], p)
-	r.procs = make([]*executor.Proc, p)
-	r.cpus = make([]*executor.CPU, p)
-	for i := 0; i < p; i++ {
+	r := newSimulation(cfg, opt)
+	for i := range cfg.Speeds {
 		r.spawnNode(i)
 	}
 	r.faults()
-	sim.SpawnDaemon("host", r.hostLoop)
-	if err := sim.Run(ctx); err != nil {
+	r.sim.SpawnDaemon("host", r.hostProc)
+	if err := r.sim.Run(ctx); err != nil {
 		return nil, fmt.Errorf("nepp: simulation: %w", err)
 	}
+	r.tr.close(r.sim.Now())
 	r.collect()
 	return r.res, nil
 }
 
-// spawnNode starts node i (the node portion of Multiple Distribution,
-// which is Simple's with q = 1 and Fault-Tolerant's): READY, then work
-// through the queue in order, checking for a host message between jobs.
+// newSimulation builds the kernel, the host's state and mailbox and the
+// jobs' work.
+func newSimulation(cfg *Config, opt platform.RunOptions) *simulation {
+	p, J := len(cfg.Speeds), cfg.Jobs
+	q, qmin := cfg.queue()
+	sim := executor.NewSim(executor.SimConfig{Seed: cfg.Seed, MaxEvents: opt.MaxEvents})
+	r := &simulation{cfg: cfg, opt: opt, sim: sim, res: &Result{JobsPerNode: make([]int, p)}, h: newHostState(cfg.Algorithm, p, q, qmin, J),
+		host: executor.NewMailbox[message](sim, "host", executor.Unbounded), speeds: cfg.speeds(), step: max(1, J/1000),
+		tr: newTracer(opt.Trace, cfg)}
+	r.work, r.useful = drawWork(sim, cfg)
+	r.inbox = make([]*executor.Mailbox[[]int], p)
+	r.procs = make([]*executor.Proc, p)
+	r.cpus = make([]*executor.CPU, p)
+	return r
+}
+
+// spawnNode starts node i's process with its inbox and CPU, which it
+// owns: a crash breaks them.
 func (r *simulation) spawnNode(i int) {
 	name := strconv.Itoa(i + 1)
-	inbox := executor.NewMailbox[[]int](r.sim, "node"+name, executor.Unbounded)
-	cpu := executor.NewCPU(r.sim, "cpu"+name)
-	cpu.SetSpeed(r.speeds[i])
-	r.inbox[i], r.cpus[i] = inbox, cpu
-	r.procs[i] = r.sim.SpawnDaemon("node"+name, func(pr *executor.Proc) {
-		var queue executor.FIFO[int]
-		r.send(pr, 0)
-		r.host.Put(message{node: i, kind: ready})
-		for {
-			for inbox.Len() == 0 && queue.Len() > 0 {
-				j := queue.Pop()
-				cpu.Compute(pr, r.work[j], executor.Low)
-				r.nodeWork += r.work[j]
-				r.send(pr, r.cfg.ResultBytes)
-				r.host.Put(message{node: i, kind: done, job: j})
-			}
-			jobs := inbox.Recv(pr)
-			if jobs == nil { // DIE
-				return
-			}
-			for _, j := range jobs {
-				queue.Push(j)
-			}
+	r.inbox[i] = executor.NewMailbox[[]int](r.sim, "node"+name, executor.Unbounded)
+	r.cpus[i] = executor.NewCPU(r.sim, "cpu"+name)
+	r.cpus[i].SetSpeed(r.speeds[i])
+	r.procs[i] = r.sim.SpawnDaemon("node"+name, func(pr *executor.Proc) { r.nodeProc(pr, i) })
+	r.procs[i].Own(r.inbox[i], r.cpus[i])
+}
+
+// nodeProc is the node portion of Multiple Distribution (Simple's with
+// q = 1, and Fault-Tolerant's): READY, then work through the queue in
+// order, checking for a host message between jobs; an empty message is
+// DIE.
+func (r *simulation) nodeProc(pr *executor.Proc, i int) {
+	var queue executor.FIFO[int]
+	r.tell(pr, i, ready, -1)
+	for {
+		for r.inbox[i].Len() == 0 && queue.Len() > 0 {
+			j := queue.Pop()
+			r.compute(pr, i, j)
+			r.tell(pr, i, done, j)
 		}
-	})
-	r.procs[i].Own(inbox, cpu)
+		jobs := r.inbox[i].Recv(pr)
+		if jobs == nil { // DIE
+			return
+		}
+		for _, j := range jobs {
+			queue.Push(j)
+		}
+	}
+}
+
+// compute runs job j on node i's CPU.
+func (r *simulation) compute(pr *executor.Proc, i, j int) {
+	r.tr.compute(i, j, r.work[j], pr.Now())
+	r.cpus[i].Compute(pr, r.work[j], executor.Low)
+	r.tr.end(i, pr.Now())
+	r.nodeWork += r.work[j]
+}
+
+// tell sends the host a READY, or the DONE of job j with its result: the
+// node is busy for the message's time, then the host has it.
+func (r *simulation) tell(pr *executor.Proc, i int, kind msgKind, j int) {
+	bytes := 0.0
+	if kind == done {
+		bytes = r.cfg.ResultBytes
+	}
+	r.tr.tell(i, kind, j, bytes, pr.Now())
+	r.send(pr, bytes)
+	r.tr.end(i, pr.Now())
+	r.host.Put(message{node: i, kind: kind, job: j})
 }
 
 // send keeps pr busy for one message of the given size and counts it.
@@ -157,20 +192,26 @@ func (r *simulation) send(pr *executor.Proc, bytes float64) {
 // relative to the nominal speed s_i, so a later one replaces an earlier.
 func (r *simulation) faults() {
 	for _, x := range r.cfg.Crashes {
-		pr := r.procs[x.Node-1]
-		r.sim.At(x.At, func() { r.sim.Kill(pr) })
+		i := x.Node - 1
+		r.sim.At(x.At, func() {
+			if r.sim.Kill(r.procs[i]) {
+				r.tr.crash(i, r.sim.Now())
+			}
+		})
 	}
 	for _, x := range r.cfg.Slows {
-		cpu, s := r.cpus[x.Node-1], r.speeds[x.Node-1]*x.Factor
-		r.sim.At(x.At, func() { cpu.SetSpeed(s) })
+		i, f := x.Node-1, x.Factor
+		r.sim.At(x.At, func() {
+			r.cpus[i].SetSpeed(r.speeds[i] * f)
+			r.tr.slow(i, f, r.speeds[i]*f, r.sim.Now())
+		})
 	}
 }
 
-// hostLoop is the host portion of the three algorithms: receive a READY
+// hostProc is the host portion of the three algorithms: receive a READY
 // or DONE, record or discard the result, and refill the sender's queue
-// below q_min with new jobs while the input lasts, then (FT) replicas.
-// When every result is in it broadcasts DIE.
-func (r *simulation) hostLoop(pr *executor.Proc) {
+// below q_min. When every result is in it broadcasts DIE.
+func (r *simulation) hostProc(pr *executor.Proc) {
 	h, J := r.h, r.cfg.Jobs
 	for h.results < J {
 		m := r.host.Recv(pr)
@@ -180,22 +221,7 @@ func (r *simulation) hostLoop(pr *executor.Proc) {
 				break
 			}
 		}
-		if len(h.mirror[m.node]) >= h.qmin {
-			continue
-		}
-		var jobs []int
-		switch {
-		case h.next < J:
-			jobs = h.fresh(m.node)
-		case r.cfg.Algorithm == FaultTolerant:
-			jobs = h.replicas(m.node)
-		}
-		if len(jobs) == 0 {
-			continue // the partly-empty-queue rule: nothing to send
-		}
-		h.assign(m.node, jobs)
-		r.send(pr, r.cfg.JobBytes*float64(len(jobs)))
-		r.inbox[m.node].Put(jobs)
+		r.refill(pr, m.node)
 	}
 	for i := range r.inbox { // DIE
 		r.inbox[i].Put(nil)
@@ -203,19 +229,48 @@ func (r *simulation) hostLoop(pr *executor.Proc) {
 	r.sim.Stop()
 }
 
+// refill sends node new jobs while the input lasts, then (FT) replicas,
+// when its queue holds fewer than q_min; nothing when nothing qualifies
+// (the partly-empty-queue rule).
+func (r *simulation) refill(pr *executor.Proc, node int) {
+	h := r.h
+	if len(h.mirror[node]) >= h.qmin {
+		return
+	}
+	var jobs []int
+	replicas := false
+	switch {
+	case h.next < r.cfg.Jobs:
+		jobs = h.fresh(node)
+	case r.cfg.Algorithm == FaultTolerant:
+		jobs, replicas = h.replicas(node), true
+	}
+	if len(jobs) == 0 {
+		return
+	}
+	h.assign(node, jobs)
+	start, bytes := pr.Now(), r.cfg.JobBytes*float64(len(jobs))
+	r.send(pr, bytes)
+	r.tr.assign(node, jobs, replicas, bytes, start, pr.Now())
+	r.inbox[node].Put(jobs)
+}
+
 // result takes a DONE message: w_h of host work, then the result is
 // recorded (the first copy) or discarded (a redundant one).
 func (r *simulation) result(pr *executor.Proc, m message) {
 	r.res.ResultMessages++
 	r.res.JobsPerNode[m.node]++
+	start := pr.Now()
 	pr.Wait(r.cfg.HostOverhead)
-	if !r.h.receive(m.node, m.job) {
+	first := r.h.receive(m.node, m.job)
+	r.tr.result(m.node, m.job, !first, start, pr.Now())
+	if !first {
 		r.res.RedundantDiscarded++
 		return
 	}
 	r.res.Makespan = pr.Now()
-	if n := r.h.results; r.cfg.Progress != nil && (n%r.step == 0 || n == r.cfg.Jobs) {
-		r.cfg.Progress(n, r.cfg.Jobs)
+	if n := r.h.results; r.opt.Progress != nil && (n%r.step == 0 || n == r.cfg.Jobs) {
+		r.opt.Progress(n, r.cfg.Jobs)
 	}
 }
 
