@@ -31,9 +31,9 @@ func TestSettingsRefusals(t *testing.T) {
 		{FieldAlgorithm, func(s *Settings) { s.Algorithm, s.Tolerance = "fast", 2 }},
 		{FieldTolerance, func(s *Settings) { s.Tolerance, s.MaxMemoryMB = 1, 1 }},
 		{FieldTolerance, func(s *Settings) { s.Tolerance = 0 }},
-		{FieldMaxMemoryMB, func(s *Settings) { s.MaxMemoryMB, s.Solver = MinMemoryMB-1, "highs" }},
+		{FieldMaxMemoryMB, func(s *Settings) { s.MaxMemoryMB, s.Solver = MinMemoryMB-1, "cplex" }},
 		{FieldMaxMemoryMB, func(s *Settings) { s.MaxMemoryMB = MaxMemoryMB + 1 }},
-		{FieldSolver, func(s *Settings) { s.Solver = "highs" }},
+		{FieldSolver, func(s *Settings) { s.Solver = "cplex" }},
 	} {
 		st := ok
 		c.edit(&st)
@@ -95,11 +95,11 @@ func TestOptionsToEngine(t *testing.T) {
 
 // TestSolverNames: the backends --solver offers, and an unknown one.
 func TestSolverNames(t *testing.T) {
-	if got := SolverNames(); !slices.Equal(got, []string{"clp", "gonum"}) {
+	if got := SolverNames(); !slices.Equal(got, []string{"clp", "highs", "gonum", "auto"}) {
 		t.Errorf("SolverNames %v", got)
 	}
-	if _, _, err := NewSolver("highs"); err == nil || !strings.Contains(err.Error(), "want clp or gonum") {
-		t.Errorf("NewSolver(highs): %v", err)
+	if _, _, err := NewSolver("cplex"); err == nil || !strings.Contains(err.Error(), "want clp, highs, gonum or auto") {
+		t.Errorf("NewSolver(cplex): %v", err)
 	}
 }
 
