@@ -83,4 +83,9 @@ func TestLimitError(t *testing.T) {
 	if got := e.Format(func(f string) string { return flags[f] }); !strings.Contains(got, "--max-memory 1024: raise it or use fewer processors (--N)") {
 		t.Errorf("formatted %q", got)
 	}
+	// A limit is written as its flag takes it, a whole number in full.
+	e = &LimitError{Pkg: "pfarm", What: "the simulation", Need: 7.8e10, Limit: 5e7, Unit: "kernel events", Field: "Limits.MaxEvents"}
+	if want := "pfarm: the simulation needs about 7.8e+10 kernel events, more than Limits.MaxEvents 50000000: raise it"; e.Error() != want {
+		t.Errorf("got  %q\nwant %q", e.Error(), want)
+	}
 }
