@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/dlsched/dlsched/executor/farm/pfarm"
+	"github.com/dlsched/dlsched/platform"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -19,10 +20,14 @@ func pfarmArgs(args ...string) []string {
 // million-task run under the default --max-events, each with one line
 // naming the flag and the limit, at a peak under 100 MB.
 func TestProbePfarmRefusedSizes(t *testing.T) {
-	refused(t, "--max-memory 1024 MB", pfarmArgs("--topology", "kary", "-k", "2", "--depth", "19", "-M", "1000", "--Te", "0.01")...)
-	refused(t, "--max-memory 1024 MB", pfarmArgs("--topology", "mesh", "--rows", "1000", "--cols", "1000", "-M", "1000", "--Te", "0.01")...)
-	refused(t, "--max-memory 1024 MB", pfarmArgs("--topology", "chain", "--N", "1e5", "-M", "1000", "--Te", "0.01")...)
-	refused(t, "above the limit --max-events 50000000", pfarmArgs("--topology", "chain", "--N", "4", "-M", "1e9", "--Te", "0.01")...)
+	refused(t, "MB of memory, more than --max-memory 1024: raise it or use fewer levels (--depth)",
+		pfarmArgs("--topology", "kary", "-k", "2", "--depth", "19", "-M", "1000", "--Te", "0.01")...)
+	refused(t, "MB of memory, more than --max-memory 1024: raise it or use fewer rows (--rows) or columns (--cols)",
+		pfarmArgs("--topology", "mesh", "--rows", "1000", "--cols", "1000", "-M", "1000", "--Te", "0.01")...)
+	refused(t, "MB of memory, more than --max-memory 1024: raise it or use fewer processors (--N)",
+		pfarmArgs("--topology", "chain", "--N", "1e5", "-M", "1000", "--Te", "0.01")...)
+	refused(t, "kernel events, more than --max-events 50000000: raise it or use fewer tasks (--M); --no-sim gives the model alone",
+		pfarmArgs("--topology", "chain", "--N", "4", "-M", "1e9", "--Te", "0.01")...)
 	refused(t, "--depth 20: want at most 19 levels", pfarmArgs("--topology", "kary", "-k", "2", "--depth", "20", "-M", "10", "--Te", "0.01")...)
 	refused(t, "--max-memory", pfarmArgs("--topology", "chain", "--N", "4", "-M", "10", "--Te", "0.01", "--max-memory", "x")...)
 }
@@ -32,9 +37,9 @@ func TestProbePfarmRefusedSizes(t *testing.T) {
 // --max-events 1000 runs at the default.
 func TestProbePfarmRaisedLimits(t *testing.T) {
 	args := pfarmArgs("--topology", "chain", "--N", "2000", "-M", "10", "--Te", "0.01")
-	refused(t, "above the limit --max-memory 32 MB", append(args, "--max-memory", "32")...)
+	refused(t, "more than --max-memory 32: raise it", append(args, "--max-memory", "32")...)
 	est, err := pfarm.Estimate(pfarm.Config{Topology: topology.FarmSpec{Kind: "chain", N: 2000},
-		Params: pfarm.Params{M: 10, Te: 0.01, BetaE: pfarm.DefaultBetaE, BetaF: pfarm.DefaultBetaF, Tau: pfarm.DefaultTau, Dt: 4, Dr: 4}})
+		Params: pfarm.Params{M: 10, Te: 0.01, BetaE: pfarm.DefaultBetaE, BetaF: pfarm.DefaultBetaF, Tau: pfarm.DefaultTau, Dt: 4, Dr: 4}}, platform.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +51,7 @@ func TestProbePfarmRaisedLimits(t *testing.T) {
 		t.Errorf("chain of 2,000: peak %.0f MB, above the estimate %.0f MB", peak, mb)
 	}
 	small := pfarmArgs("--topology", "kary", "-k", "2", "--depth", "3", "-M", "1000", "--Te", "0.01")
-	refused(t, "above the limit --max-events 1000", append(small, "--max-events", "1000")...)
+	refused(t, "more than --max-events 1000: raise it", append(small, "--max-events", "1000")...)
 	if _, stderr, code, _ := probe(t, small...); code != 0 || stderr != "" {
 		t.Errorf("binary tree of 7, M = 1000: exit %d, stderr %q", code, stderr)
 	}
