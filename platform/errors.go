@@ -2,6 +2,8 @@ package platform
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 )
 
@@ -53,11 +55,20 @@ func (e *LimitError) Format(name func(field string) string) string {
 	if e.Bound {
 		need = "may need up to"
 	}
-	s := fmt.Sprintf("%s %s %.4g %s, more than %s %.4g: raise it", e.What, need, e.Need, e.Unit, name(e.Field), e.Limit)
+	s := fmt.Sprintf("%s %s %.4g %s, more than %s %s: raise it", e.What, need, e.Need, e.Unit, name(e.Field), limit(e.Limit))
 	if e.Fewer != "" {
 		s += " or use fewer " + Expand(e.Fewer, name)
 	}
 	return s
+}
+
+// limit writes a limit as its flag takes it: a whole number in full
+// ("50000000", not "5e+07"), anything else in four digits.
+func limit(x float64) string {
+	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(x, 'g', 4, 64)
 }
 
 // Named is what a command line needs of an input error: its text with

@@ -1,12 +1,11 @@
 package platform
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
 	"strings"
 	"testing"
-
-	"github.com/dlsched/dlsched/schedule"
 )
 
 // Worker counts and parents of the three shapes, by hand: a binary tree of
@@ -38,7 +37,7 @@ func TestTopology(t *testing.T) {
 // Bad values name the field in the library's words; a command line
 // renders them with its flags.
 func TestValidate(t *testing.T) {
-	good := Platform{Topology: Topology{Kind: Star, M: 2}, S: 1e-3, C: 1e-6, A: 1e-3, D: schedule.Float(math.Inf(1)), V: 10}
+	good := Platform{Topology: Topology{Kind: Star, M: 2}, S: 1e-3, C: 1e-6, A: 1e-3, D: Float(math.Inf(1)), V: 10}
 	if err := good.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -82,5 +81,37 @@ func TestLimitError(t *testing.T) {
 	flags := map[string]string{"Limits.MaxBytes": "--max-memory", "Topology.N": "--N"}
 	if got := e.Format(func(f string) string { return flags[f] }); !strings.Contains(got, "--max-memory 1024: raise it or use fewer processors (--N)") {
 		t.Errorf("formatted %q", got)
+	}
+	// A limit is written as its flag takes it, a whole number in full.
+	e = &LimitError{Pkg: "pfarm", What: "the simulation", Need: 7.8e10, Limit: 5e7, Unit: "kernel events", Field: "Limits.MaxEvents"}
+	if want := "pfarm: the simulation needs about 7.8e+10 kernel events, more than Limits.MaxEvents 50000000: raise it"; e.Error() != want {
+		t.Errorf("got  %q\nwant %q", e.Error(), want)
+	}
+}
+
+// A platform's JSON writes an unlimited buffer as "inf" and reads it back
+// (JSON has no infinity), as a schedule's does.
+func TestFloatJSON(t *testing.T) {
+	p := Platform{Topology: Topology{Kind: Chain, M: 2}, A: 1, D: Float(math.Inf(1)), V: 10}
+	b, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"D":"inf"`) {
+		t.Errorf("%s", b)
+	}
+	var back Platform
+	if err := json.Unmarshal(b, &back); err != nil || !math.IsInf(float64(back.D), 1) || back.M != 2 || back.Kind != Chain {
+		t.Fatalf("%+v, %v", back, err)
+	}
+	for in, want := range map[string]float64{`2.5`: 2.5, `"-inf"`: math.Inf(-1), `"1e3"`: 1000} {
+		var f Float
+		if err := json.Unmarshal([]byte(in), &f); err != nil || float64(f) != want {
+			t.Errorf("%s: %g, %v", in, f, err)
+		}
+	}
+	var f Float
+	if err := json.Unmarshal([]byte(`"many"`), &f); err == nil {
+		t.Error(`"many" read as a number`)
 	}
 }

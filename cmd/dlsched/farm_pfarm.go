@@ -8,7 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/dlsched/dlsched/executor/farm/pfarm"
-	"github.com/dlsched/dlsched/problem"
+	"github.com/dlsched/dlsched/platform"
 )
 
 func pfarmCommand() *cli.Command {
@@ -17,8 +17,11 @@ func pfarmCommand() *cli.Command {
 		Usage: "the Pfarm processor farm (paper 000): analytic model beside a simulation",
 		Description: "Farms M tasks from a host over a chain, a complete k-ary tree or a BFS tree of a mesh.\n" +
 			"Times in seconds, sizes in bytes. Example:\n" +
-			"  dlsched farm pfarm --topology kary --k 2 --depth 3 --Te 0.01 --M 100000",
-		Flags: append([]cli.Flag{
+			"  dlsched farm pfarm --topology kary --k 2 --depth 3 --Te 0.01 --M 100000\n" +
+			"--format json writes a dlsched.pfarm/1 document (schema/pfarm.schema.json). --trace FILE.json\n" +
+			"writes the simulation as a Chrome trace (a process per processor and the host, a track per\n" +
+			"CPU and link direction): open it in ui.perfetto.dev (Open trace file) or chrome://tracing (Load).",
+		Flags: append(append([]cli.Flag{
 			&cli.StringFlag{Name: "topology", Usage: "chain, kary or mesh"},
 			&cli.StringFlag{Name: "N", Usage: "processors of a chain"},
 			&cli.StringFlag{Name: "k", Usage: "arity of a complete k-ary tree"},
@@ -39,9 +42,7 @@ func pfarmCommand() *cli.Command {
 			&cli.StringFlag{Name: "tasks", Value: "const", Usage: "task times: const, uniform:a,b or bimodal:t1,n1,t2,n2,order"},
 			&cli.BoolFlag{Name: "no-sim", Usage: "the analytic model only"},
 			&cli.BoolFlag{Name: "find-opt", Usage: "also prune a saturated tree (FindOptTree)"},
-			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json"},
-			&cli.StringFlag{Name: "out", Usage: "write the report to this file instead of stdout"},
-		}, limitFlags()...),
+		}, outputFlags("")...), limitFlags()...),
 		Action: pfarmAction,
 	}
 }
@@ -50,31 +51,38 @@ func pfarmAction(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return usagef("unexpected argument %q", c.Args().First())
 	}
-	cfg, err := pfarmConfig(c)
+	cfg, opt, err := pfarmConfig(c)
 	if err != nil {
 		return err
 	}
-	format := c.String("format")
-	if format != "table" && format != "json" {
-		return usagef("invalid --format %s: want table or json", format)
-	}
-	if err := checkOutPath("out", c.String("out")); err != nil {
+	out, err := readOutputs(c)
+	if err != nil {
 		return err
 	}
-	cost, err := pfarm.Estimate(cfg)
+	if out.trace != "" && opt.NoSim {
+		return usagef("invalid --trace %s: --no-sim simulates nothing to trace", out.trace)
+	}
+	tr := out.recorder("s")
+	if tr != nil {
+		opt.Trace = tr
+	}
+	cost, err := pfarm.Estimate(cfg, opt)
 	if err != nil {
 		return pfarmErr(err)
 	}
 	if cost.Events >= pfarmProgressEvents {
 		if bar := progress(c, cfg.Params.M, 0, "simulating", "results"); bar != nil {
-			cfg.Sim.Progress = func(done, _ int) { bar(done) }
+			opt.Progress = func(done, _ int) { bar(done) }
 		}
 	}
-	r, err := pfarm.Run(c.Context, cfg)
+	r, err := pfarm.Run(c.Context, cfg, opt)
 	if err != nil {
 		return pfarmErr(err)
 	}
-	return writeReport(c.String("out"), format, r.WriteJSON, r.WriteTable)
+	if tr != nil {
+		tr.Makespan = r.Simulated.Makespan
+	}
+	return out.write(r, nil, 0, tr)
 }
 
 // pfarmProgressEvents is the estimated number of kernel events from which
@@ -83,56 +91,44 @@ func pfarmAction(c *cli.Context) error {
 const pfarmProgressEvents = 10_000_000
 
 // pfarmFlags maps the fields pfarm's errors name to the flags.
-var pfarmFlags = map[string]string{
+var pfarmFlags = fieldFlags{
 	"Topology.Kind": "topology", "Topology.N": "N", "Topology.K": "k", "Topology.Depth": "depth",
 	"Topology.Rows": "rows", "Topology.Cols": "cols", "Topology.Root": "root", "Topology.BFS": "bfs",
 	"Params.M": "M", "Params.Te": "Te", "Params.BetaE": "beta-e", "Params.BetaF": "beta-f", "Params.Tau": "tau",
 	"Params.Startup": "startup", "Params.Dt": "Dt", "Params.Dr": "Dr", "Params.Tasks": "tasks",
-	"MaxBytes": "max-memory", "MaxEvents": "max-events",
-}
-
-func pfarmFlag(field string) string {
-	if f, ok := pfarmFlags[field]; ok {
-		return "--" + f
-	}
-	return field
+	"Limits.MaxBytes": "max-memory", "Limits.MaxEvents": "max-events", "RunOptions.Trace": "trace", "RunOptions.NoSim": "no-sim",
 }
 
 // pfarmErr turns pfarm's input errors into bad usage naming the flags;
 // a failed simulation passes unchanged (exit 1).
 func pfarmErr(err error) error {
-	var lim *pfarm.LimitError
-	if errors.As(err, &lim) && lim.Field == "MaxEvents" {
-		return usagef("%s; --no-sim gives the model alone", lim.Format(pfarmFlag))
+	var lim *platform.LimitError
+	if errors.As(err, &lim) && lim.Field == "Limits.MaxEvents" {
+		return usagef("%s; --no-sim gives the model alone", lim.Format(pfarmFlags.flag))
 	}
-	var named problem.Named
-	if errors.As(err, &named) {
-		return usage(errors.New(named.Format(pfarmFlag)))
-	}
-	var in *pfarm.InputError
-	if errors.As(err, &in) {
-		return usage(err)
-	}
-	return err
+	return pfarmFlags.usage(err)
 }
 
-func pfarmConfig(c *cli.Context) (pfarm.Config, error) {
+// pfarmConfig reads the farm into a Config and the limits and --no-sim
+// into the run's options.
+func pfarmConfig(c *cli.Context) (pfarm.Config, platform.RunOptions, error) {
 	var cfg pfarm.Config
+	var opt platform.RunOptions
 	var err error
-	if cfg.MaxBytes, cfg.MaxEvents, err = limits(c); err != nil {
-		return cfg, err
+	if opt.MaxBytes, opt.MaxEvents, err = limits(c); err != nil {
+		return cfg, opt, err
 	}
 	if cfg.Params.Seed, err = strconv.ParseUint(strings.TrimSpace(c.String("seed")), 10, 64); err != nil {
-		return cfg, usagef("invalid --seed %s: want a non-negative integer", c.String("seed"))
+		return cfg, opt, usagef("invalid --seed %s: want a non-negative integer", c.String("seed"))
 	}
 	if err := pfarmTopology(c, &cfg); err != nil {
-		return cfg, err
+		return cfg, opt, err
 	}
 	if err := pfarmParams(c, &cfg.Params); err != nil {
-		return cfg, err
+		return cfg, opt, err
 	}
-	cfg.NoSim, cfg.FindOpt = c.Bool("no-sim"), c.Bool("find-opt")
-	return cfg, nil
+	opt.NoSim, cfg.FindOpt = c.Bool("no-sim"), c.Bool("find-opt")
+	return cfg, opt, nil
 }
 
 // pfarmTopology reads the farm tree into cfg.Topology.

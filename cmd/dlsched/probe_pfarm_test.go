@@ -1,11 +1,20 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/dlsched/dlsched/executor/farm/pfarm"
+	"github.com/dlsched/dlsched/platform"
+	"github.com/dlsched/dlsched/schema"
+	"github.com/dlsched/dlsched/schema/validate"
 	"github.com/dlsched/dlsched/topology"
+	"github.com/dlsched/dlsched/trace"
 )
 
 // pfarmArgs is `farm pfarm` with args appended.
@@ -19,10 +28,14 @@ func pfarmArgs(args ...string) []string {
 // million-task run under the default --max-events, each with one line
 // naming the flag and the limit, at a peak under 100 MB.
 func TestProbePfarmRefusedSizes(t *testing.T) {
-	refused(t, "--max-memory 1024 MB", pfarmArgs("--topology", "kary", "-k", "2", "--depth", "19", "-M", "1000", "--Te", "0.01")...)
-	refused(t, "--max-memory 1024 MB", pfarmArgs("--topology", "mesh", "--rows", "1000", "--cols", "1000", "-M", "1000", "--Te", "0.01")...)
-	refused(t, "--max-memory 1024 MB", pfarmArgs("--topology", "chain", "--N", "1e5", "-M", "1000", "--Te", "0.01")...)
-	refused(t, "above the limit --max-events 50000000", pfarmArgs("--topology", "chain", "--N", "4", "-M", "1e9", "--Te", "0.01")...)
+	refused(t, "MB of memory, more than --max-memory 1024: raise it or use fewer levels (--depth)",
+		pfarmArgs("--topology", "kary", "-k", "2", "--depth", "19", "-M", "1000", "--Te", "0.01")...)
+	refused(t, "MB of memory, more than --max-memory 1024: raise it or use fewer rows (--rows) or columns (--cols)",
+		pfarmArgs("--topology", "mesh", "--rows", "1000", "--cols", "1000", "-M", "1000", "--Te", "0.01")...)
+	refused(t, "MB of memory, more than --max-memory 1024: raise it or use fewer processors (--N)",
+		pfarmArgs("--topology", "chain", "--N", "1e5", "-M", "1000", "--Te", "0.01")...)
+	refused(t, "kernel events, more than --max-events 50000000: raise it or use fewer tasks (--M); --no-sim gives the model alone",
+		pfarmArgs("--topology", "chain", "--N", "4", "-M", "1e9", "--Te", "0.01")...)
 	refused(t, "--depth 20: want at most 19 levels", pfarmArgs("--topology", "kary", "-k", "2", "--depth", "20", "-M", "10", "--Te", "0.01")...)
 	refused(t, "--max-memory", pfarmArgs("--topology", "chain", "--N", "4", "-M", "10", "--Te", "0.01", "--max-memory", "x")...)
 }
@@ -32,9 +45,9 @@ func TestProbePfarmRefusedSizes(t *testing.T) {
 // --max-events 1000 runs at the default.
 func TestProbePfarmRaisedLimits(t *testing.T) {
 	args := pfarmArgs("--topology", "chain", "--N", "2000", "-M", "10", "--Te", "0.01")
-	refused(t, "above the limit --max-memory 32 MB", append(args, "--max-memory", "32")...)
+	refused(t, "more than --max-memory 32: raise it", append(args, "--max-memory", "32")...)
 	est, err := pfarm.Estimate(pfarm.Config{Topology: topology.FarmSpec{Kind: "chain", N: 2000},
-		Params: pfarm.Params{M: 10, Te: 0.01, BetaE: pfarm.DefaultBetaE, BetaF: pfarm.DefaultBetaF, Tau: pfarm.DefaultTau, Dt: 4, Dr: 4}})
+		Params: pfarm.Params{M: 10, Te: 0.01, BetaE: pfarm.DefaultBetaE, BetaF: pfarm.DefaultBetaF, Tau: pfarm.DefaultTau, Dt: 4, Dr: 4}}, platform.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +59,7 @@ func TestProbePfarmRaisedLimits(t *testing.T) {
 		t.Errorf("chain of 2,000: peak %.0f MB, above the estimate %.0f MB", peak, mb)
 	}
 	small := pfarmArgs("--topology", "kary", "-k", "2", "--depth", "3", "-M", "1000", "--Te", "0.01")
-	refused(t, "above the limit --max-events 1000", append(small, "--max-events", "1000")...)
+	refused(t, "more than --max-events 1000: raise it", append(small, "--max-events", "1000")...)
 	if _, stderr, code, _ := probe(t, small...); code != 0 || stderr != "" {
 		t.Errorf("binary tree of 7, M = 1000: exit %d, stderr %q", code, stderr)
 	}
@@ -97,5 +110,65 @@ func TestProbePfarmWarnings(t *testing.T) {
 	stdout, _, _, _ = probe(t, pfarmArgs("--topology", "kary", "-k", "2", "--depth", "3", "-M", "1000", "--Te", "0.01")...)
 	if strings.Contains(stdout, "warning") {
 		t.Errorf("Table 3's binary tree of 7 warns:\n%s", stdout)
+	}
+}
+
+// The outputs of docs/pfarm.md's "Outputs" example (Table 3's binary tree
+// of 7 at 10 ms, M = 1,000): the report is a dlsched.pfarm/1 document,
+// its format first, that validates against schema/pfarm.schema.json and
+// is the same with and without --trace; the trace validates against
+// schema/trace.schema.json, no two spans of a track overlap, and its last
+// span ends at the reported makespan, which its otherData states.
+func TestProbePfarmOutputs(t *testing.T) {
+	tracePath := filepath.Join(t.TempDir(), "pfarm.json")
+	args := pfarmArgs("--topology", "kary", "--k", "2", "--depth", "3", "--Te", "0.01", "--M", "1000", "--format", "json")
+	stdout, stderr, code, _ := probe(t, append(args, "--trace", tracePath)...)
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if !strings.HasPrefix(stdout, "{\n  \"format\": \"dlsched.pfarm/1\",") {
+		t.Errorf("the report does not start with its format: %.60s", stdout)
+	}
+	if err := validate.Document([]byte(stdout), schema.Pfarm); err != nil {
+		t.Error(err)
+	}
+	if plain, _, _, _ := probe(t, args...); plain != stdout {
+		t.Error("the report differs with --trace")
+	}
+	var rep struct {
+		Simulated struct{ Makespan float64 } `json:"simulated"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(tracePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := validate.Document(raw, schema.Trace); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := trace.Read(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := rep.Simulated.Makespan
+	if o := doc.Overlap(1e-9 * ms); o != "" {
+		t.Error(o)
+	}
+	if end := doc.End(); math.Abs(end-ms) > 1e-9*ms || doc.Makespan != ms || doc.Unit != "s" {
+		t.Errorf("trace ends at %.12g s, states makespan %.12g %s; the report's makespan is %.12g s", end, doc.Makespan, doc.Unit, ms)
+	}
+}
+
+// --trace needs a simulation and a .json file: with --no-sim, or another
+// extension, it is refused in one line before any work.
+func TestProbePfarmTraceRefused(t *testing.T) {
+	dir := t.TempDir()
+	args := pfarmArgs("--topology", "chain", "--N", "4", "-M", "10", "--Te", "0.01")
+	refused(t, "invalid --trace "+filepath.Join(dir, "t.json")+": --no-sim simulates nothing to trace", append(args, "--no-sim", "--trace", filepath.Join(dir, "t.json"))...)
+	refused(t, "--trace", append(args, "--trace", filepath.Join(dir, "t.txt"))...)
+	if _, err := os.Stat(filepath.Join(dir, "t.json")); err == nil {
+		t.Error("a refused run wrote its trace")
 	}
 }

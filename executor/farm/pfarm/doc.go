@@ -13,17 +13,23 @@
 //     (8), start-up (5)/(9) with Lemma 1's first-task order, wind-down
 //     (6)/(10), and the total T_su + T_ss(M − 4N) + T_wd; FindOptTree
 //     prunes a saturated tree (Section 3.2).
-//   - Simulate runs the process structure of the paper's Fig. 1 on the
+//   - Run simulates the process structure of the paper's Fig. 1 on the
 //     executor kernel: InLink/OutLink processes per link, each spending
 //     C_R or C_S = β_f/4 in series with its link (eq. 1), the task manager
 //     with its single task buffer (a PRI ALT that serves the local worker
 //     first, then the idle OutLinks round-robin), the worker at Low
 //     priority, communication at High priority on one CPU per processor.
 //
-// Estimate tells, from the inputs alone, the memory and the kernel events
-// a run needs; Run refuses a run above Config's limits before building
-// anything. Errors about inputs are *FieldError (or *LimitError), naming
-// the fields of Config and Params.
+// Run(ctx, Config, platform.RunOptions) is the one entry: Config is the
+// farm, RunOptions what every model run takes (limits, the model alone,
+// progress, a trace recorder, which then receives a span per transfer and
+// per computation: trace.go). Estimate tells, from the inputs alone, the
+// memory and the kernel events a run needs; Run refuses a run above the
+// limits before building anything. Bad input is a *platform.FieldError
+// naming the field of Config, Params or RunOptions, a run over a limit a
+// *platform.LimitError. FromPlatform builds the farm of a
+// platform.Platform. The report is JSON of format dlsched.pfarm/1
+// (schema/pfarm.schema.json) or a table.
 //
 // Topologies (chains, complete k-ary trees in heap order, breadth-first
 // spanning trees of meshes) come from package topology. Every reading of

@@ -3,6 +3,8 @@ package pfarm
 import (
 	"fmt"
 	"math"
+
+	"github.com/dlsched/dlsched/platform"
 )
 
 // Cost is what a run is estimated to need, computed from its inputs
@@ -19,6 +21,9 @@ type Cost struct {
 	// Visits is the number of times a task visits a processor (a task
 	// executed at depth d visits d + 1), the quantity Events grows with.
 	Visits float64 `json:"visits"`
+	// Spans is the number of spans of the trace (0 without
+	// RunOptions.Trace), whose memory Bytes includes.
+	Spans int64 `json:"spans"`
 }
 
 // Per-processor and per-visit costs, measured on this kernel (see
@@ -34,14 +39,28 @@ const (
 	simBytesPerNode    = 26 << 10 // processes (goroutine stacks), kernel objects
 	eventsPerVisit     = 19.5
 	eventsPerProcessor = 8
+	// With RunOptions.Trace a visit records about 7 spans (a transfer
+	// each way, four CPU charges, the worker's slices: 6.4 to 7.4 on the
+	// paper's farms), and a span of package trace costs 760 to 850 bytes
+	// of peak memory (it holds about 440; the garbage collector's headroom
+	// doubles that): docs/pfarm.md, "Run limits".
+	spansPerVisit      = 7.2
+	traceBytesPerVisit = spansPerVisit * 900
 )
 
-// Estimate returns the cost of cfg; errors are *FieldError naming the
-// field at fault. It allocates only the list of the tree's level sizes.
-func Estimate(cfg Config) (Cost, error) {
+// Estimate returns the cost of cfg run with opt; errors are
+// *platform.FieldError naming the field at fault. It allocates only the
+// list of the tree's level sizes.
+func Estimate(cfg Config, opt platform.RunOptions) (Cost, error) {
 	sh, err := checkSpec(cfg.Topology)
 	if err != nil {
 		return Cost{}, err
+	}
+	if err := checkSlowdowns(cfg.Slowdowns, sh.n); err != nil {
+		return Cost{}, err
+	}
+	if cfg.NoRootWorker && sh.n < 2 {
+		return Cost{}, platform.Bad(pkg, "NoRootWorker", true, "false on a single processor (a root without a worker needs a child to execute the tasks)")
 	}
 	p := cfg.Params
 	if p.Tasks != nil {
@@ -52,14 +71,21 @@ func Estimate(cfg Config) (Cost, error) {
 	if err := p.Validate(); err != nil {
 		return Cost{}, err
 	}
+	if opt.NoSim && opt.Trace != nil {
+		return Cost{}, platform.Bad(pkg, "RunOptions.Trace", "a recorder", "none with {RunOptions.NoSim}: the model alone simulates nothing")
+	}
 	n := int64(sh.n)
 	c := Cost{N: sh.n, Bytes: baseBytes + n*modelBytesPerNode}
-	if cfg.NoSim {
+	if opt.NoSim {
 		return c, nil
 	}
-	c.Visits = visits(sh.levels, &p, cfg.Sim.NoRootWorker)
+	c.Visits = visits(sh.levels, &p, cfg.NoRootWorker)
 	c.Bytes += n * simBytesPerNode
 	c.Events = int64(math.Ceil(eventsPerVisit*c.Visits)) + eventsPerProcessor*n
+	if opt.Trace != nil {
+		c.Spans = int64(math.Ceil(spansPerVisit * c.Visits))
+		c.Bytes += int64(math.Ceil(traceBytesPerVisit * c.Visits))
+	}
 	return c, nil
 }
 
@@ -117,36 +143,23 @@ func levelFlow(levels []int, alpha, betaF, xmax float64) float64 {
 	return total / x
 }
 
-// LimitError refuses a run estimated to need more than a limit of
-// Config allows: Field is "MaxBytes" or "MaxEvents".
-type LimitError struct {
-	Field       string
-	Need, Limit int64
-	Cost        Cost
-}
-
-// Error names the limit as Config's field.
-func (e *LimitError) Error() string {
-	return "pfarm: " + e.Format(func(field string) string { return field })
-}
-
-// Format renders the error with the limit named by name.
-func (e *LimitError) Format(name func(field string) string) string {
-	if e.Field == "MaxBytes" {
-		return fmt.Sprintf("the run is estimated to need %d MB for %d processors, above the limit %s %d MB",
-			(e.Need+(1<<20)-1)>>20, e.Cost.N, name(e.Field), e.Limit>>20)
+// checkLimits refuses a cost above the limits of opt (0: no limit) with a
+// *platform.LimitError naming the limit and what else could be reduced.
+func checkLimits(cfg *Config, opt platform.RunOptions, c Cost) error {
+	if opt.MaxBytes > 0 && c.Bytes > opt.MaxBytes {
+		fewer := map[string]string{"chain": "processors ({Topology.N})", "kary": "levels ({Topology.Depth})",
+			"mesh": "rows ({Topology.Rows}) or columns ({Topology.Cols})"}[cfg.Topology.Kind]
+		if tb := traceBytesPerVisit * c.Visits; c.Spans > 0 && 2*tb > float64(c.Bytes-baseBytes) { // the trace is most of it
+			fewer = "tasks ({Params.M}) in the trace ({RunOptions.Trace})"
+		}
+		return &platform.LimitError{Pkg: pkg, What: fmt.Sprintf("Pfarm on %d processors", c.N),
+			Need: math.Ceil(float64(c.Bytes) / (1 << 20)), Limit: float64(opt.MaxBytes >> 20), Unit: "MB of memory",
+			Field: "Limits.MaxBytes", Fewer: fewer}
 	}
-	return fmt.Sprintf("the simulation is estimated to take %d kernel events (%.0f visits of tasks to processors), above the limit %s %d",
-		e.Need, e.Cost.Visits, name(e.Field), e.Limit)
-}
-
-// checkLimits refuses a cost above cfg's limits (0: no limit).
-func (cfg *Config) checkLimits(c Cost) error {
-	if cfg.MaxBytes > 0 && c.Bytes > cfg.MaxBytes {
-		return &LimitError{"MaxBytes", c.Bytes, cfg.MaxBytes, c}
-	}
-	if cfg.MaxEvents > 0 && c.Events > cfg.MaxEvents {
-		return &LimitError{"MaxEvents", c.Events, cfg.MaxEvents, c}
+	if opt.MaxEvents > 0 && c.Events > opt.MaxEvents {
+		return &platform.LimitError{Pkg: pkg, What: fmt.Sprintf("the simulation of %d tasks on %d processors", cfg.Params.M, c.N),
+			Need: float64(c.Events), Limit: float64(opt.MaxEvents), Unit: "kernel events",
+			Field: "Limits.MaxEvents", Fewer: "tasks ({Params.M})"}
 	}
 	return nil
 }

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
 
+	"github.com/dlsched/dlsched/platform"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -40,12 +42,12 @@ func TestEstimateEvents(t *testing.T) {
 		if c.edit != nil {
 			c.edit(p)
 		}
-		est, err := Estimate(Config{Topology: c.spec, Params: *p})
+		est, err := Estimate(Config{Topology: c.spec, Params: *p}, platform.RunOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		tr, _ := c.spec.Build()
-		r, err := Simulate(context.Background(), tr, p, SimOptions{})
+		r, err := simTree(context.Background(), tr, p, Config{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -113,7 +115,7 @@ func TestCheckSpecErrors(t *testing.T) {
 		"Topology.Root":  {Kind: "mesh", Rows: 3, Cols: 3, Row: 5, BFS: "first"},
 		"Topology.BFS":   {Kind: "mesh", Rows: 3, Cols: 3, BFS: "any"},
 	} {
-		var fe *FieldError
+		var fe *platform.FieldError
 		if _, err := checkSpec(spec); !errors.As(err, &fe) || fe.Field != field {
 			t.Errorf("%+v: %v, want an error naming %s", spec, err, field)
 		}
@@ -124,20 +126,24 @@ func TestCheckSpecErrors(t *testing.T) {
 }
 
 // A run above the limits is refused with the limit's field before the
-// tree is built: the binary tree of 19 levels needs about 14 GB.
+// tree is built: the binary tree of 19 levels needs about 14 GB; M = 1e9
+// on a chain of 4 about 7.8e10 kernel events, and the model alone is
+// accepted.
 func TestRunLimits(t *testing.T) {
-	cfg := Config{Topology: topology.FarmSpec{Kind: "kary", K: 2, Depth: 19}, Params: *paper(1000, 0.01), MaxBytes: 1 << 30}
-	_, err := Run(context.Background(), cfg)
-	var lim *LimitError
-	if !errors.As(err, &lim) || lim.Field != "MaxBytes" || lim.Cost.N != 524287 || lim.Need < 12<<30 {
+	cfg := Config{Topology: topology.FarmSpec{Kind: "kary", K: 2, Depth: 19}, Params: *paper(1000, 0.01)}
+	_, err := Run(context.Background(), cfg, platform.RunOptions{Limits: platform.Limits{MaxBytes: 1 << 30}})
+	var lim *platform.LimitError
+	if !errors.As(err, &lim) || lim.Field != "Limits.MaxBytes" || lim.Limit != 1024 || lim.Need < 12<<10 ||
+		lim.Fewer != "levels ({Topology.Depth})" || !strings.Contains(lim.What, "524287 processors") {
 		t.Fatalf("binary tree of 19 levels, MaxBytes 1 GB: %v", err)
 	}
-	cfg = Config{Topology: topology.FarmSpec{Kind: "chain", N: 4}, Params: *paper(MaxTasks, 0.01), MaxEvents: 5e7}
-	if _, err := Run(context.Background(), cfg); !errors.As(err, &lim) || lim.Field != "MaxEvents" {
+	cfg = Config{Topology: topology.FarmSpec{Kind: "chain", N: 4}, Params: *paper(MaxTasks, 0.01)}
+	opt := platform.RunOptions{Limits: platform.Limits{MaxEvents: 5e7}}
+	if _, err := Run(context.Background(), cfg, opt); !errors.As(err, &lim) || lim.Field != "Limits.MaxEvents" || lim.Limit != 5e7 || lim.Need < 1e10 {
 		t.Fatalf("M = 1e9, MaxEvents 5e7: %v", err)
 	}
-	cfg.NoSim = true
-	if r, err := Run(context.Background(), cfg); err != nil || r.Parameters.M != MaxTasks {
+	opt.NoSim = true
+	if r, err := Run(context.Background(), cfg, opt); err != nil || r.Parameters.M != MaxTasks || r.Simulated != nil {
 		t.Fatalf("M = 1e9, the model alone: %v", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"fmt"
 
+	"github.com/dlsched/dlsched/platform"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -39,7 +40,7 @@ func FindOptTree(t *topology.FarmTree, p *Params) (*OptTree, error) {
 		return nil, err
 	}
 	if p.Alpha() < p.BetaF {
-		return nil, &FieldError{"Params.BetaF", g(p.BetaF), fmt.Sprintf("at most alpha = T_e + beta_e = %s for FindOptTree (Section 3.2: \"We also assume that alpha > beta_f\")", g(p.Alpha()))}
+		return nil, platform.Bad(pkg, "Params.BetaF", g(p.BetaF), fmt.Sprintf("at most alpha = T_e + beta_e = %s for FindOptTree (Section 3.2: \"We also assume that alpha > beta_f\")", g(p.Alpha())))
 	}
 	pr := newPruner(t, p.Alpha(), p.BetaF)
 	for u := pr.deepestSaturated(); u >= 0; u = pr.deepestSaturated() {

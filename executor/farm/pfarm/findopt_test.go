@@ -7,6 +7,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/dlsched/dlsched/platform"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -117,7 +118,7 @@ func TestFindOptTreeNeedsAlphaAboveBetaF(t *testing.T) {
 	p := paper(100, 1e-4) // α = 0.582 ms
 	p.BetaF = 1e-3
 	_, err := FindOptTree(tree(t, "kary", 2, 3), p)
-	if fe, ok := err.(*FieldError); !ok || fe.Field != "Params.BetaF" {
+	if fe, ok := err.(*platform.FieldError); !ok || fe.Field != "Params.BetaF" {
 		t.Fatalf("β_f > α: %v", err)
 	}
 }

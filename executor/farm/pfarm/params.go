@@ -3,7 +3,8 @@ package pfarm
 import (
 	"fmt"
 	"math"
-	"strconv"
+
+	"github.com/dlsched/dlsched/platform"
 )
 
 // Params are the parameters of a Pfarm run (Section 3 of the paper). All
@@ -41,24 +42,8 @@ const (
 // counters sane; the run limits of Config refuse long simulations).
 const MaxTasks = 1_000_000_000
 
-// FieldError is bad input. Field names it in the library's words: a field
-// of Params ("Params.Te") or of Config ("Topology.N", "MaxBytes"); Value
-// is the value given and Want says what would be valid. It implements
-// the Format method of problem.Named, so that a command line can name its
-// flags instead.
-type FieldError struct {
-	Field, Value, Want string
-}
-
-// Error returns "pfarm: invalid Params.Te 0: want a task time > 0 seconds".
-func (e *FieldError) Error() string {
-	return "pfarm: " + e.Format(func(field string) string { return field })
-}
-
-// Format renders the error with the field named by name.
-func (e *FieldError) Format(name func(field string) string) string {
-	return fmt.Sprintf("invalid %s %s: want %s", name(e.Field), e.Value, e.Want)
-}
+// pkg prefixes the package's errors ("pfarm: invalid Params.Te 0: ...").
+const pkg = "pfarm"
 
 // Alpha returns α = T_e + β_e, the CPU time of a task executed locally.
 // Section 5 prints "T = M(T_e − β_e)" for the one-worker calibration, but
@@ -67,15 +52,15 @@ func (e *FieldError) Format(name func(field string) string) string {
 // 104.880; with T_e − β_e it would be 95.2 s): see docs/pfarm.md.
 func (p *Params) Alpha() float64 { return p.Te + p.BetaE }
 
-// Validate checks the parameters; errors are *FieldError. The task
+// Validate checks the parameters; errors are *platform.FieldError. The task
 // distribution is checked before T_e, which is its mean when it is set.
 func (p *Params) Validate() error {
 	if p.M < 1 || p.M > MaxTasks {
-		return &FieldError{"Params.M", strconv.Itoa(p.M), fmt.Sprintf("a number of tasks from 1 to %d", MaxTasks)}
+		return platform.Bad(pkg, "Params.M", p.M, fmt.Sprintf("a number of tasks from 1 to %d", MaxTasks))
 	}
 	if p.Tasks != nil {
 		if want := p.Tasks.validate(p.M); want != "" {
-			return &FieldError{"Params.Tasks", p.Tasks.String(), want}
+			return platform.Bad(pkg, "Params.Tasks", p.Tasks.String(), want)
 		}
 	}
 	for _, x := range []struct {
@@ -93,7 +78,7 @@ func (p *Params) Validate() error {
 		{"Params.Dr", p.Dr, "a size >= 0 bytes", false},
 	} {
 		if math.IsInf(x.v, 0) || !(x.v > 0 || !x.pos && x.v == 0) {
-			return &FieldError{x.field, g(x.v), x.want}
+			return platform.Bad(pkg, x.field, g(x.v), x.want)
 		}
 	}
 	return nil

@@ -8,26 +8,38 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dlsched/dlsched/platform"
 	"github.com/dlsched/dlsched/topology"
 )
 
-// Config is one request: a topology, the parameters, and what to compute.
+// Format is the declared format of the JSON report (WriteJSON), described
+// by schema/pfarm.schema.json.
+const Format = "dlsched.pfarm/1"
+
+// Config is one farm: its tree, its parameters, and what to compute
+// besides the model and the simulation. The options every model run takes
+// (limits, the model alone, progress, a trace) are platform.RunOptions.
 type Config struct {
+	// Topology is the tree of processors.
 	Topology topology.FarmSpec
-	Params   Params
-	// NoSim skips the simulation (the model alone); FindOpt also runs
-	// FindOptTree.
-	NoSim, FindOpt bool
-	// Sim tunes the simulation.
-	Sim SimOptions
-	// MaxBytes and MaxEvents refuse a run whose Estimate exceeds them,
-	// before anything is built (0: no limit).
-	MaxBytes, MaxEvents int64
+	// Params are the tasks, the overheads and the links.
+	Params Params
+	// FindOpt also runs FindOptTree.
+	FindOpt bool
+	// Slowdowns perturb the processors during the simulation.
+	Slowdowns []Slowdown
+	// NoRootWorker makes the root a pure distributor (no local worker)
+	// and FreeHostLink makes the host's link cost nothing: together they
+	// put the load's owner at the root of the tree, as a divisible-load
+	// platform has it (FromPlatform).
+	NoRootWorker, FreeHostLink bool
 }
 
 // Report is the model beside the simulation, as printed by `dlsched farm
-// pfarm` (JSON field names are part of the CLI contract).
+// pfarm` (JSON field names are part of the CLI contract, described by
+// schema/pfarm.schema.json).
 type Report struct {
+	Format     string            `json:"format"`
 	Model      string            `json:"model"`
 	Topology   topology.FarmSpec `json:"topology"`
 	Tree       string            `json:"tree"`
@@ -38,50 +50,42 @@ type Report struct {
 	FindOpt    *OptTree          `json:"find_opt,omitempty"`
 }
 
-// ReportParams echoes the inputs (seconds and bytes).
+// ReportParams echoes the inputs (seconds and bytes); the farm of a
+// platform (FromPlatform) adds its root without a worker, its free host
+// link and its slowdowns.
 type ReportParams struct {
-	M       int     `json:"M"`
-	Te      float64 `json:"Te"`
-	BetaE   float64 `json:"beta_e"`
-	BetaF   float64 `json:"beta_f"`
-	Alpha   float64 `json:"alpha"`
-	Tau     float64 `json:"tau"`
-	Startup float64 `json:"startup,omitempty"`
-	Dt      float64 `json:"Dt"`
-	Dr      float64 `json:"Dr"`
-	Tasks   string  `json:"tasks"`
-	Seed    uint64  `json:"seed"`
+	M            int        `json:"M"`
+	Te           float64    `json:"Te"`
+	BetaE        float64    `json:"beta_e"`
+	BetaF        float64    `json:"beta_f"`
+	Alpha        float64    `json:"alpha"`
+	Tau          float64    `json:"tau"`
+	Startup      float64    `json:"startup,omitempty"`
+	Dt           float64    `json:"Dt"`
+	Dr           float64    `json:"Dr"`
+	Tasks        string     `json:"tasks"`
+	Seed         uint64     `json:"seed"`
+	NoRootWorker bool       `json:"no_root_worker,omitempty"`
+	FreeHostLink bool       `json:"free_host_link,omitempty"`
+	Slowdowns    []Slowdown `json:"slowdowns,omitempty"`
 }
 
-// InputError reports bad input to Run (a bad topology or parameter, a
-// *FieldError, or a run above the limits, a *LimitError), as opposed to a
-// failed or cancelled simulation.
-type InputError struct{ Err error }
-
-// Error returns the underlying message.
-func (e *InputError) Error() string { return e.Err.Error() }
-
-// Unwrap returns the underlying error.
-func (e *InputError) Unwrap() error { return e.Err }
-
-// Run checks the input and its Estimate against the limits, builds the
-// tree, evaluates the model and (unless NoSim) simulates. Bad input and
-// runs over the limits are reported as an *InputError before the tree is
-// built.
-func Run(ctx context.Context, cfg Config) (*Report, error) {
-	cost, err := Estimate(cfg)
-	if err == nil {
-		err = cfg.checkLimits(cost)
-	}
-	if err == nil {
-		err = checkSlowdowns(cfg.Sim.Slowdowns, cost.N)
-	}
+// Run checks the input and its Estimate against opt's limits, builds the
+// tree, evaluates the model and (unless opt.NoSim) simulates, recording
+// into opt.Trace when it is set. Bad input is a *platform.FieldError and a
+// run over the limits a *platform.LimitError, both returned before the
+// tree is built; a failed or cancelled simulation is any other error.
+func Run(ctx context.Context, cfg Config, opt platform.RunOptions) (*Report, error) {
+	cost, err := Estimate(cfg, opt)
 	if err != nil {
-		return nil, &InputError{err}
+		return nil, err
+	}
+	if err := checkLimits(&cfg, opt, cost); err != nil {
+		return nil, err
 	}
 	t, err := cfg.Topology.Build()
 	if err != nil {
-		return nil, &InputError{err}
+		return nil, fmt.Errorf("pfarm: %w", err)
 	}
 	p := cfg.Params
 	if p.Tasks != nil {
@@ -89,10 +93,13 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	r, err := report(cfg, t, &p)
 	if err != nil {
-		return nil, &InputError{err}
+		return nil, err
 	}
-	if !cfg.NoSim {
-		if r.Simulated, err = Simulate(ctx, t, &p, cfg.Sim); err != nil {
+	if !opt.NoSim {
+		// The limits were checked against the estimate: the kernel runs
+		// the simulation to its end.
+		sim := platform.RunOptions{Progress: opt.Progress, Trace: opt.Trace}
+		if r.Simulated, err = simulateTree(ctx, t, &p, &cfg, sim); err != nil {
 			return nil, err
 		}
 	}
@@ -109,9 +116,10 @@ func report(cfg Config, t *topology.FarmTree, p *Params) (*Report, error) {
 	if p.Tasks != nil {
 		tasks = p.Tasks.String()
 	}
-	r := &Report{Model: "pfarm", Topology: cfg.Topology, Tree: t.Name, N: t.N(), Predicted: pr,
+	r := &Report{Format: Format, Model: "pfarm", Topology: cfg.Topology, Tree: t.Name, N: t.N(), Predicted: pr,
 		Parameters: ReportParams{M: p.M, Te: p.Te, BetaE: p.BetaE, BetaF: p.BetaF, Alpha: p.Alpha(),
-			Tau: p.Tau, Startup: p.Startup, Dt: p.Dt, Dr: p.Dr, Tasks: tasks, Seed: p.Seed}}
+			Tau: p.Tau, Startup: p.Startup, Dt: p.Dt, Dr: p.Dr, Tasks: tasks, Seed: p.Seed,
+			NoRootWorker: cfg.NoRootWorker, FreeHostLink: cfg.FreeHostLink, Slowdowns: cfg.Slowdowns}}
 	if cfg.FindOpt {
 		if r.FindOpt, err = FindOptTree(t, p); err != nil {
 			return nil, err
@@ -134,6 +142,9 @@ func (r *Report) WriteTable(w io.Writer) error {
 	p, pr := r.Parameters, r.Predicted
 	fmt.Fprintf(w, "Pfarm on %s (N=%d): M=%d tasks %s, alpha=%s s (Te %s + beta_e %s), beta_f=%s s, tau=%s s/byte, Dt=%s Dr=%s bytes, seed %d\n",
 		r.Tree, r.N, p.M, p.Tasks, g(p.Alpha), g(p.Te), g(p.BetaE), g(p.BetaF), g(p.Tau), g(p.Dt), g(p.Dr), p.Seed)
+	if x := p.perturbations(); x != "" {
+		fmt.Fprintln(w, x)
+	}
 	row := func(label, pred, sim string) {
 		fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf("  %-44s %14s %14s", label, pred, sim), " "))
 	}
@@ -167,6 +178,22 @@ func (r *Report) WriteTable(w io.Writer) error {
 		fmt.Fprintf(w, "FindOptTree keeps %d of %d processors (%s): T_ss = %s s\n", len(o.Kept), r.N, ints(o.Kept), f(o.SteadyState))
 	}
 	return nil
+}
+
+// perturbations describes how the farm departs from the paper's: a root
+// without a worker, a free host link, slowdowns ("" for none).
+func (p *ReportParams) perturbations() string {
+	var xs []string
+	if p.NoRootWorker {
+		xs = append(xs, "the root has no worker")
+	}
+	if p.FreeHostLink {
+		xs = append(xs, "the host's link is free")
+	}
+	for _, s := range p.Slowdowns {
+		xs = append(xs, fmt.Sprintf("processor %d at speed %s from %s s", s.Node, g(s.Factor), g(s.At)))
+	}
+	return strings.Join(xs, "; ")
 }
 
 func ints(xs []int) string {

@@ -8,7 +8,9 @@ import (
 	"strconv"
 
 	"github.com/dlsched/dlsched/executor"
+	"github.com/dlsched/dlsched/platform"
 	"github.com/dlsched/dlsched/topology"
+	"github.com/dlsched/dlsched/trace"
 )
 
 // Slowdown changes the speed of a processor from a time on (a node that
@@ -16,25 +18,10 @@ import (
 // overheads included, runs at Factor times the nominal speed.
 type Slowdown struct {
 	// Node is the processor number (1-based).
-	Node int
-	// At is the time of the change, Factor the new speed (> 0).
-	At, Factor float64
-}
-
-// SimOptions tune a simulation.
-type SimOptions struct {
-	// Slowdowns perturb the processors during the run.
-	Slowdowns []Slowdown
-	// Progress, if set, is called with the number of results received,
-	// about 200 times per run.
-	Progress func(done, total int)
-	// MaxEvents bounds the kernel events (0: none).
-	MaxEvents int64
-	// NoRootWorker makes the root a pure distributor (no local worker)
-	// and FreeHostLink makes the host's link cost nothing: together they
-	// put the load's owner at the root of the tree, as a divisible-load
-	// platform has it (dlsched compare).
-	NoRootWorker, FreeHostLink bool
+	Node int `json:"node"`
+	// At is the time of the change (seconds), Factor the new speed (> 0).
+	At     float64 `json:"at"`
+	Factor float64 `json:"factor"`
 }
 
 // Result is what a simulation observed.
@@ -97,6 +84,7 @@ type node struct {
 	workerAsk executor.Case   // the worker's request, first in the PRI ALT
 	outAsk    []executor.Case // OutLink j's request
 	alt       []executor.Case // the PRI ALT of the current round-robin start
+	tr        *nodeTrace      // what the trace needs (nil when not tracing)
 }
 
 // farm is one simulation: the kernel, the processors and what is
@@ -104,36 +92,34 @@ type node struct {
 type farm struct {
 	sim     *executor.Sim
 	p       *Params
-	opt     SimOptions
+	cfg     *Config
+	opt     platform.RunOptions
+	rec     trace.Recorder // nil: nothing is recorded
 	cost    costs
 	nodes   []*node
 	res     *Result
 	firstAt []float64
 }
 
-// Simulate runs Pfarm on the kernel (Section 2, Fig. 1): per processor an
-// InLink process on the link from the parent, a task manager with a
-// single task buffer, one OutLink process per child link, the worker, one
-// result InLink per child link and a result OutLink toward the parent.
-// Communication processes run at High priority and the worker at Low on
-// the processor's CPU. The manager gives a task to the local worker first,
-// otherwise to the idle OutLinks in round-robin order; OutLinks ask for a
-// task only when they are empty, so tasks move on demand. Links are occam
-// channels: a transfer of x bytes takes Startup + τ·x and both ends wait
-// for it. CPU costs: each link process spends C_R = β_f/4 after every
+// simulateTree runs Pfarm on the kernel (Section 2, Fig. 1): per
+// processor an InLink process on the link from the parent, a task manager
+// with a single task buffer, one OutLink process per child link, the
+// worker, one result InLink per child link and a result OutLink toward the
+// parent. Communication processes run at High priority and the worker at
+// Low on the processor's CPU. The manager gives a task to the local worker
+// first, otherwise to the idle OutLinks in round-robin order; OutLinks ask
+// for a task only when they are empty, so tasks move on demand. Links are
+// occam channels: a transfer of x bytes takes Startup + τ·x and both ends
+// wait for it. CPU costs: each link process spends C_R = β_f/4 after every
 // message it receives and C_S = β_f/4 before every message it sends, in
 // series with its link as eq. (1) has it; the manager's hand-over to the
 // worker costs β_e − β_f/2, so a local task costs α = T_e + β_e and a
 // forwarded one β_f (docs/pfarm.md). The host sends M tasks and collects
-// M results at no cost.
-func Simulate(ctx context.Context, t *topology.FarmTree, p *Params, opt SimOptions) (*Result, error) {
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	if err := checkSlowdowns(opt.Slowdowns, t.N()); err != nil {
-		return nil, err
-	}
-	f := newFarm(t, p, opt)
+// M results at no cost. The kernel stops after opt.MaxEvents events (0:
+// never); opt.Progress and opt.Trace are used when set. p and the
+// slowdowns of cfg must be valid (Estimate checks them).
+func simulateTree(ctx context.Context, t *topology.FarmTree, p *Params, cfg *Config, opt platform.RunOptions) (*Result, error) {
+	f := newFarm(t, p, cfg, opt)
 	f.spawn(t)
 	if err := f.sim.Run(ctx); err != nil {
 		return nil, fmt.Errorf("pfarm: simulation: %w", err)
@@ -142,12 +128,14 @@ func Simulate(ctx context.Context, t *topology.FarmTree, p *Params, opt SimOptio
 }
 
 // newFarm builds the kernel objects of every processor.
-func newFarm(t *topology.FarmTree, p *Params, opt SimOptions) *farm {
+func newFarm(t *topology.FarmTree, p *Params, cfg *Config, opt platform.RunOptions) *farm {
 	n := t.N()
 	f := &farm{
 		sim:     executor.NewSim(executor.SimConfig{Seed: p.Seed, MaxEvents: opt.MaxEvents}),
 		p:       p,
+		cfg:     cfg,
 		opt:     opt,
+		rec:     opt.Trace,
 		cost:    newCosts(p),
 		nodes:   make([]*node, n),
 		res:     &Result{TasksPerWorker: make([]int64, n), Busy: make([]float64, n)},
@@ -157,9 +145,15 @@ func newFarm(t *topology.FarmTree, p *Params, opt SimOptions) *farm {
 		f.firstAt[v] = math.Inf(1)
 		f.nodes[v] = f.newNode(v, len(t.Children[v]))
 	}
-	for _, s := range opt.Slowdowns {
-		cpu, factor := f.nodes[s.Node-1].cpu, s.Factor
-		f.sim.At(s.At, func() { cpu.SetSpeed(factor) })
+	if f.rec != nil {
+		f.nameNodes(t)
+	}
+	for _, s := range cfg.Slowdowns {
+		nd, factor := f.nodes[s.Node-1], s.Factor
+		f.sim.At(s.At, func() {
+			nd.cpu.SetSpeed(factor)
+			f.slowdown(nd, factor)
+		})
 	}
 	return f
 }
@@ -169,23 +163,24 @@ func (f *farm) newNode(v, k int) *node {
 	sim, p, name := f.sim, f.p, strconv.Itoa(v+1)
 	taskCost := func(task) float64 { return p.Startup + p.Tau*p.Dt }
 	resultCost := func(task) float64 { return p.Startup + p.Tau*p.Dr }
-	if v == 0 && f.opt.FreeHostLink {
+	if v == 0 && f.cfg.FreeHostLink {
 		taskCost, resultCost = func(task) float64 { return 0 }, func(task) float64 { return 0 }
 	}
-	nd := &node{
-		v:   v,
-		cpu: executor.NewCPU(sim, "cpu"+name),
-		taskIn: executor.NewChannel(sim, executor.ChannelConfig[task]{Name: "tasks→" + name, Cost: taskCost,
-			Size: func(task) float64 { return p.Dt }}),
-		resultOut: executor.NewChannel(sim, executor.ChannelConfig[task]{Name: "results←" + name, Cost: resultCost,
-			Size: func(task) float64 { return p.Dr }}),
-		mgrIn:     executor.NewMailbox[task](sim, "manager"+name, 0),
-		workerReq: executor.NewMailbox[int](sim, "worker request"+name, 0),
-		workerBox: executor.NewMailbox[task](sim, "worker"+name, 0),
-		results:   executor.NewMailbox[task](sim, "results"+name, executor.Unbounded),
-		hasWorker: !(v == 0 && f.opt.NoRootWorker),
-		alt:       make([]executor.Case, 0, k+1),
+	nd := &node{v: v, cpu: executor.NewCPU(sim, "cpu"+name)}
+	taskLink := executor.ChannelConfig[task]{Name: "tasks→" + name, Cost: taskCost, Size: func(task) float64 { return p.Dt }}
+	resultLink := executor.ChannelConfig[task]{Name: "results←" + name, Cost: resultCost, Size: func(task) float64 { return p.Dr }}
+	if f.rec != nil { // the trace needs the start of every transfer
+		nd.tr = &nodeTrace{}
+		taskLink.OnStart = func(task) { nd.tr.taskStart = sim.Now() }
+		resultLink.OnStart = func(task) { nd.tr.resultStart = sim.Now() }
 	}
+	nd.taskIn, nd.resultOut = executor.NewChannel(sim, taskLink), executor.NewChannel(sim, resultLink)
+	nd.mgrIn = executor.NewMailbox[task](sim, "manager"+name, 0)
+	nd.workerReq = executor.NewMailbox[int](sim, "worker request"+name, 0)
+	nd.workerBox = executor.NewMailbox[task](sim, "worker"+name, 0)
+	nd.results = executor.NewMailbox[task](sim, "results"+name, executor.Unbounded)
+	nd.hasWorker = !(v == 0 && f.cfg.NoRootWorker)
+	nd.alt = make([]executor.Case, 0, k+1)
 	nd.workerAsk = nd.workerReq.Case(nil)
 	for j := 0; j < k; j++ {
 		link := name + "." + strconv.Itoa(j+1)
@@ -224,7 +219,8 @@ func (f *farm) inLink(nd *node) func(*executor.Proc) {
 	return func(pr *executor.Proc) {
 		for {
 			tk := nd.taskIn.Recv(pr)
-			nd.cpu.Compute(pr, f.cost.receive, executor.High)
+			f.taskArrived(nd, tk, pr.Now())
+			f.high(pr, nd, f.cost.receive, "receive task", tk)
 			nd.mgrIn.Send(pr, tk)
 		}
 	}
@@ -242,7 +238,7 @@ func (f *farm) manager(nd *node) func(*executor.Proc) {
 			tk := nd.mgrIn.Recv(pr)
 			j := nd.offer(pr, next)
 			if j < 0 {
-				nd.cpu.Compute(pr, f.cost.handOver, executor.High)
+				f.high(pr, nd, f.cost.handOver, "hand over", tk)
 				nd.workerBox.Send(pr, tk)
 				continue
 			}
@@ -284,7 +280,7 @@ func (f *farm) worker(nd *node) func(*executor.Proc) {
 			if f.res.TasksPerWorker[nd.v] == 0 {
 				f.firstAt[nd.v] = pr.Now()
 			}
-			nd.cpu.Compute(pr, tk.time, executor.Low)
+			f.execute(pr, nd, tk)
 			f.res.TasksPerWorker[nd.v]++
 			nd.results.Put(tk)
 		}
@@ -299,7 +295,7 @@ func (f *farm) outLink(nd *node, j int, child *node) func(*executor.Proc) {
 		for {
 			nd.outReq[j].Send(pr, 0)
 			tk := nd.outBox[j].Recv(pr)
-			nd.cpu.Compute(pr, f.cost.send, executor.High)
+			f.high(pr, nd, f.cost.send, "send task", tk)
 			child.taskIn.Send(pr, tk)
 		}
 	}
@@ -313,7 +309,8 @@ func (f *farm) resultInLink(nd, child *node) func(*executor.Proc) {
 	return func(pr *executor.Proc) {
 		for {
 			r := child.resultOut.Recv(pr)
-			nd.cpu.Compute(pr, f.cost.receive, executor.High)
+			f.resultArrived(child, r, pr.Now())
+			f.high(pr, nd, f.cost.receive, "receive result", r)
 			nd.results.Put(r)
 		}
 	}
@@ -325,7 +322,7 @@ func (f *farm) resultOutLink(nd *node) func(*executor.Proc) {
 	return func(pr *executor.Proc) {
 		for {
 			r := nd.results.Recv(pr)
-			nd.cpu.Compute(pr, f.cost.send, executor.High)
+			f.high(pr, nd, f.cost.send, "send result", r)
 			nd.resultOut.Send(pr, r)
 		}
 	}
@@ -354,7 +351,8 @@ func (f *farm) hostReceiver() func(*executor.Proc) {
 	every := max(m/200, 1)
 	return func(pr *executor.Proc) {
 		for i := 1; i <= m; i++ {
-			root.resultOut.Recv(pr)
+			r := root.resultOut.Recv(pr)
+			f.resultArrived(root, r, pr.Now())
 			if f.opt.Progress != nil && (i%every == 0 || i == m) {
 				f.opt.Progress(i, m)
 			}
@@ -391,7 +389,8 @@ func (f *farm) result() *Result {
 func checkSlowdowns(sl []Slowdown, n int) error {
 	for k, s := range sl {
 		if s.Node < 1 || s.Node > n || !(s.At >= 0) || math.IsInf(s.At, 0) || !(s.Factor > 0) || math.IsInf(s.Factor, 0) {
-			return fmt.Errorf("pfarm: slowdowns[%d]: node %d at %g factor %g, want node 1..%d, time >= 0, factor > 0", k, s.Node, s.At, s.Factor, n)
+			return platform.Bad(pkg, "Slowdowns", fmt.Sprintf("node %d at %g factor %g (slowdown %d)", s.Node, s.At, s.Factor, k+1),
+				fmt.Sprintf("a processor 1..%d, a time >= 0 and a factor > 0", n))
 		}
 	}
 	return nil

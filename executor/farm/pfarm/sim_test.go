@@ -2,6 +2,7 @@ package pfarm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -11,16 +12,30 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/dlsched/dlsched/internal/leakcheck"
+	"github.com/dlsched/dlsched/platform"
 	"github.com/dlsched/dlsched/topology"
 )
 
 func simulate(t testing.TB, kind string, k, n int, p *Params) *Result {
 	t.Helper()
-	r, err := Simulate(context.Background(), tree(t, kind, k, n), p, SimOptions{})
+	r, err := simTree(context.Background(), tree(t, kind, k, n), p, Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// simTree simulates p on the tree tr with the slowdowns and options of cfg
+// (its topology and parameters are tr and p), checking p and the
+// slowdowns as Run does.
+func simTree(ctx context.Context, tr *topology.FarmTree, p *Params, cfg Config) (*Result, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if err := checkSlowdowns(cfg.Slowdowns, tr.N()); err != nil {
+		return nil, err
+	}
+	return simulateTree(ctx, tr, p, &cfg, platform.RunOptions{})
 }
 
 // Table 3: the simulation is within 3% of the Measured column on every
@@ -125,7 +140,7 @@ func TestOneWorkerExact(t *testing.T) {
 func TestSlowdown(t *testing.T) {
 	p := paper(100, 0.010)
 	tr := tree(t, "chain", 1, 1)
-	r, err := Simulate(context.Background(), tr, p, SimOptions{Slowdowns: []Slowdown{{Node: 1, At: 0, Factor: 0.5}}})
+	r, err := simTree(context.Background(), tr, p, Config{Slowdowns: []Slowdown{{Node: 1, At: 0, Factor: 0.5}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,12 +148,13 @@ func TestSlowdown(t *testing.T) {
 		t.Fatalf("makespan %.12g, want %.12g", r.Makespan, want)
 	}
 	r2 := simulate(t, "kary", 2, 2, paper(3000, 0.010))
-	r3, _ := Simulate(context.Background(), tree(t, "kary", 2, 2), paper(3000, 0.010), SimOptions{Slowdowns: []Slowdown{{Node: 3, At: 0, Factor: 0.5}}})
+	r3, _ := simTree(context.Background(), tree(t, "kary", 2, 2), paper(3000, 0.010), Config{Slowdowns: []Slowdown{{Node: 3, At: 0, Factor: 0.5}}})
 	if !(r3.TasksPerWorker[2] < r3.TasksPerWorker[1]*6/10 && r3.Makespan > r2.Makespan) {
 		t.Fatalf("slowed processor 3 did %d tasks vs %d; makespan %g vs nominal %g", r3.TasksPerWorker[2], r3.TasksPerWorker[1], r3.Makespan, r2.Makespan)
 	}
-	if _, err := Simulate(context.Background(), tr, p, SimOptions{Slowdowns: []Slowdown{{Node: 2, Factor: 1}}}); err == nil {
-		t.Fatal("a slowdown of a missing node was accepted")
+	var fe *platform.FieldError
+	if _, err := simTree(context.Background(), tr, p, Config{Slowdowns: []Slowdown{{Node: 2, Factor: 1}}}); !errors.As(err, &fe) || fe.Field != "Slowdowns" {
+		t.Fatalf("a slowdown of a missing node: %v, want an error naming Slowdowns", err)
 	}
 }
 
@@ -160,7 +176,7 @@ func TestDeterministicAndNoLeak(t *testing.T) {
 		}
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		if _, err := Simulate(ctx, tree(t, "chain", 1, 4), paper(100000, 0.01), SimOptions{}); err == nil {
+		if _, err := simTree(ctx, tree(t, "chain", 1, 4), paper(100000, 0.01), Config{}); err == nil {
 			t.Fatal("a cancelled run returned no error")
 		}
 	})
@@ -175,7 +191,7 @@ func BenchmarkPfarm63(b *testing.B) {
 	b.ResetTimer()
 	start := time.Now()
 	for i := 0; i < b.N; i++ {
-		r, err := Simulate(context.Background(), tr, p, SimOptions{})
+		r, err := simTree(context.Background(), tr, p, Config{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -204,7 +220,7 @@ func TestSimulationAtLeastCommBound(t *testing.T) {
 		if rapid.Bool().Draw(rt, "uniform") {
 			p.Tasks = Uniform{p.Te / 2, p.Te * 3 / 2}
 		}
-		r, err := Simulate(context.Background(), tr, p, SimOptions{})
+		r, err := simTree(context.Background(), tr, p, Config{})
 		if err != nil {
 			rt.Fatal(err)
 		}
@@ -240,7 +256,7 @@ func TestMeshAboveCommBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := &Params{M: 1020, Te: 2.888e-4, BetaE: 8.333e-4, BetaF: 3.411e-4, Tau: DefaultTau, Dt: 1582, Dr: 4}
-	r, err := Simulate(context.Background(), tr, p, SimOptions{})
+	r, err := simTree(context.Background(), tr, p, Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

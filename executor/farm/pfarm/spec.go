@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/dlsched/dlsched/platform"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -21,7 +22,7 @@ type shape struct {
 func checkSpec(s topology.FarmSpec) (shape, error) {
 	most := topology.MaxFarmNodes
 	bad := func(field string, v int, want string) error {
-		return &FieldError{"Topology." + field, strconv.Itoa(v), want}
+		return platform.Bad(pkg, "Topology."+field, v, want)
 	}
 	switch s.Kind {
 	case "chain":
@@ -38,7 +39,7 @@ func checkSpec(s topology.FarmSpec) (shape, error) {
 	case "mesh":
 		return meshShape(s)
 	}
-	return shape{}, &FieldError{"Topology.Kind", strconv.Quote(s.Kind), "chain, kary or mesh"}
+	return shape{}, platform.Bad(pkg, "Topology.Kind", strconv.Quote(s.Kind), "chain, kary or mesh")
 }
 
 // karyShape is the shape of the complete k-ary tree of depth levels.
@@ -76,15 +77,15 @@ func meshShape(s topology.FarmSpec) (shape, error) {
 	most := topology.MaxFarmNodes
 	switch {
 	case s.Rows < 1 || s.Rows > most:
-		return shape{}, &FieldError{"Topology.Rows", strconv.Itoa(s.Rows), fmt.Sprintf("1 to %d rows", most)}
+		return shape{}, platform.Bad(pkg, "Topology.Rows", s.Rows, fmt.Sprintf("1 to %d rows", most))
 	case s.Cols < 1 || s.Cols > most || s.Rows*s.Cols > most:
-		return shape{}, &FieldError{"Topology.Cols", strconv.Itoa(s.Cols), fmt.Sprintf("1 to %d columns (at most %d processors)", most/s.Rows, most)}
+		return shape{}, platform.Bad(pkg, "Topology.Cols", s.Cols, fmt.Sprintf("1 to %d columns (at most %d processors)", most/s.Rows, most))
 	case s.Row < 0 || s.Row >= s.Rows || s.Col < 0 || s.Col >= s.Cols:
-		return shape{}, &FieldError{"Topology.Root", fmt.Sprintf("%d,%d", s.Row, s.Col),
-			fmt.Sprintf("a processor of the %d×%d mesh: row 0..%d, column 0..%d", s.Rows, s.Cols, s.Rows-1, s.Cols-1)}
+		return shape{}, platform.Bad(pkg, "Topology.Root", fmt.Sprintf("%d,%d", s.Row, s.Col),
+			fmt.Sprintf("a processor of the %d×%d mesh: row 0..%d, column 0..%d", s.Rows, s.Cols, s.Rows-1, s.Cols-1))
 	}
 	if _, err := topology.ParseBFSChoice(s.BFS); err != nil {
-		return shape{}, &FieldError{"Topology.BFS", strconv.Quote(s.BFS), "first, last or random"}
+		return shape{}, platform.Bad(pkg, "Topology.BFS", strconv.Quote(s.BFS), "first, last or random")
 	}
 	levels := make([]int, max(s.Row, s.Rows-1-s.Row)+max(s.Col, s.Cols-1-s.Col)+1)
 	for r := 0; r < s.Rows; r++ {

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+
+	"github.com/dlsched/dlsched/platform"
 )
 
 // TaskDist draws task execution times. The model uses its Mean as T_e
@@ -128,7 +130,7 @@ func (b Bimodal) source(r *rand.Rand, _ int) func() float64 {
 
 // ParseTasks reads a task distribution: "const" (every task takes te),
 // "const:t", "uniform:a,b", or "bimodal:t1,n1,t2,n2,order" (times in
-// seconds). Errors are *FieldError naming Params.Tasks; the values are
+// seconds). Errors are *platform.FieldError naming Params.Tasks; the values are
 // checked by Params.Validate.
 func ParseTasks(s string, te float64) (TaskDist, error) {
 	kind, args, _ := strings.Cut(s, ":")
@@ -137,7 +139,7 @@ func ParseTasks(s string, te float64) (TaskDist, error) {
 	if syntax == "" {
 		syntax = "const, uniform:a,b or bimodal:t1,n1,t2,n2,order"
 	}
-	bad := &FieldError{"Params.Tasks", strconv.Quote(s), syntax}
+	bad := platform.Bad(pkg, "Params.Tasks", strconv.Quote(s), syntax)
 	var xs []float64
 	if args != "" {
 		for _, f := range strings.Split(args, ",") {
