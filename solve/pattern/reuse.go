@@ -140,6 +140,6 @@ func (sr *searcher) report() {
 	}
 	if k := sr.rec.known; k > 0 {
 		sr.info.Note = joinNote(sr.info.Note, fmt.Sprintf(
-			"%d candidates not solved: the chain had solved them (the same messages in the same order)", k))
+			"%d candidates not solved: solved before (the same destinations in the same order)", k))
 	}
 }
