@@ -250,7 +250,7 @@ func (sr *searcher) solve(pat formulations.Pattern, dests []int, stop bool) (*sc
 		sr.rec.put(key, math.Inf(1))
 		return nil, math.Inf(1), fmt.Errorf("pattern: %d messages cannot carry V: %w", len(pat), solver.ErrInfeasible)
 	}
-	if c, ok := sr.rec.get(key); ok {
+	if c, ok := sr.recalled(key); ok {
 		sr.rec.known++
 		return nil, c, nil
 	}
@@ -260,7 +260,7 @@ func (sr *searcher) solve(pat formulations.Pattern, dests []int, stop bool) (*sc
 	o.Dests = dests
 	o.Known = func(keep formulations.Pattern) bool {
 		k := keyOf(keep)
-		if c, ok := sr.rec.get(k); ok && stop {
+		if c, ok := sr.recalled(k); ok && stop {
 			halted, at = true, c
 			return true
 		}
@@ -288,6 +288,15 @@ func (sr *searcher) solve(pat formulations.Pattern, dests []int, stop bool) (*sc
 		}
 	}
 	return s, at, err
+}
+
+// recalled returns the makespan the pattern with key k led to when the
+// chain has solved it (never with Options.forget).
+func (sr *searcher) recalled(k seqKey) (float64, bool) {
+	if sr.opt.forget {
+		return 0, false
+	}
+	return sr.rec.get(k)
 }
 
 // capacity returns the most load pattern pat can carry, each message at
