@@ -8,9 +8,12 @@
 #
 # Star (the paper's Section 4.1 star, the instances of BenchmarkStarSolve):
 # m = 10, S = 1e-3, C = 1e-6, A = 1e-3, V = 5e6, D = V/n (n_min = n/10),
-# n stages, no pruning, no verification:
-#   dlsched           dlsched solve (stage generation, certified gap <= 1e-9)
-#   dlsched full LP   the same with --stage-generation=false
+# n stages, no verification:
+#   dlsched --no-prune  dlsched solve --no-prune (the full n-stage LP, stage
+#                       generation, certified gap <= 1e-9)
+#   dlsched --no-prune, full LP   the same with --stage-generation=false
+#   dlsched --pattern greedy      the paper's prune of the full pattern
+#   dlsched (default)   what a user runs: the pattern search (issue 32)
 #   clp -primals      clp on the plain compact LP in seconds and bytes
 #                     (benchmarks/lpbench plainlp; the issue's baseline)
 #   glpsol, lp_solve  the same plain LP (lp_solve reads glpsol's MPS copy of
@@ -19,9 +22,10 @@
 #                     LP (the paper's "numerical instability"): "failed".
 #   highs             the plain LP, if a highs binary is on PATH
 # Trees (TreeNLF-1, p = 2, h = HS, n = 100 = 2·n_min: S = 1e-3, C = 1e-6,
-# A = 1e-3, D = 1e2, V = p·h·D·n/2), no pruning, no verification: dlsched,
-# and clp's primal and dual simplex on dlsched's own exported model
-# (--export-model; scaled units, Cmax = T0 · objective).
+# A = 1e-3, D = 1e2, V = p·h·D·n/2), no verification: dlsched --no-prune,
+# --pattern greedy and the default, and clp's primal and dual simplex on
+# dlsched's own exported model (--export-model; scaled units, Cmax = T0 ·
+# objective: the full LP, the --no-prune row's).
 #
 # Every time is the wall time of the whole process (reading the model
 # included), measured with /usr/bin/time, which also gives the peak
@@ -67,10 +71,12 @@ timed() {
 star="star m=10"
 for n in $NS; do
   D=$(calc "5e6/$n")
-  args=(solve --topology star --m 10 --S 1e-3 --C 1e-6 --A 1e-3 --V 5e6 --D "$D" --stages "$n" --no-prune --no-verify --format json)
+  args=(solve --topology star --m 10 --S 1e-3 --C 1e-6 --A 1e-3 --V 5e6 --D "$D" --stages "$n" --no-verify --format json)
   jcmax='sed -n "s/^  \"cmax\": \(.*\),$/\1/p" "$tmp/s.json"'
-  timed dlsched "$star" "$n" "$jcmax" -- bin/dlsched "${args[@]}" --out "$tmp/s.json"
-  timed "dlsched full LP" "$star" "$n" "$jcmax" -- bin/dlsched "${args[@]}" --stage-generation=false --out "$tmp/s.json"
+  timed "dlsched --no-prune" "$star" "$n" "$jcmax" -- bin/dlsched "${args[@]}" --no-prune --out "$tmp/s.json"
+  timed "dlsched --no-prune, full LP" "$star" "$n" "$jcmax" -- bin/dlsched "${args[@]}" --no-prune --stage-generation=false --out "$tmp/s.json"
+  timed "dlsched --pattern greedy" "$star" "$n" "$jcmax" -- bin/dlsched "${args[@]}" --pattern greedy --out "$tmp/s.json"
+  timed "dlsched (default)" "$star" "$n" "$jcmax" -- bin/dlsched "${args[@]}" --out "$tmp/s.json"
   bin/lpbench plainlp -m 10 -n "$n" -S 1e-3 -C 1e-6 -A 1e-3 -V 5e6 -D "$D" >"$tmp/plain.lp"
   timed "clp -primals" "$star" "$n" 'sed -n "s/^Optimal objective \([^ ]*\).*/\1/p" "$tmp/out"' -- clp "$tmp/plain.lp" -primals
   if command -v highs >/dev/null; then
@@ -91,12 +97,14 @@ for h in $HS; do
   n=100
   V=$(calc "2*$h*1e2*$n/2")
   cas="tree p=2 NLF-1 n=100"
-  args=(solve --topology tree --order nlf --buffers 1 --p 2 --h "$h" --S 1e-3 --C 1e-6 --A 1e-3 --D 1e2 --V "$V" --stages "$n" --no-prune --no-verify --format json)
-  bin/dlsched "${args[@]}" --export-model "$tmp/tree.mps" --out "$tmp/s.json"
+  args=(solve --topology tree --order nlf --buffers 1 --p 2 --h "$h" --S 1e-3 --C 1e-6 --A 1e-3 --D 1e2 --V "$V" --stages "$n" --no-verify --format json)
+  bin/dlsched "${args[@]}" --no-prune --export-model "$tmp/tree.mps" --out "$tmp/s.json"
   T0=$(sed -n 's/.*T0=\([^;]*\);.*/\1/p' "$tmp/tree.mps" | head -1)
   jcmax='sed -n "s/^  \"cmax\": \(.*\),$/\1/p" "$tmp/s.json"'
   ccmax='o=$(sed -n "s/^Optimal objective \([^ ]*\).*/\1/p" "$tmp/out"); calc "$o*$T0"'
-  timed dlsched "$cas" "$h" "$jcmax" -- bin/dlsched "${args[@]}" --out "$tmp/s.json"
+  timed "dlsched --no-prune" "$cas" "$h" "$jcmax" -- bin/dlsched "${args[@]}" --no-prune --out "$tmp/s.json"
+  timed "dlsched --pattern greedy" "$cas" "$h" "$jcmax" -- bin/dlsched "${args[@]}" --pattern greedy --out "$tmp/s.json"
+  timed "dlsched (default)" "$cas" "$h" "$jcmax" -- bin/dlsched "${args[@]}" --out "$tmp/s.json"
   timed "clp -primals (dlsched's model)" "$cas" "$h" "$ccmax" -- clp "$tmp/tree.mps" -primals
   timed "clp -dualsimplex (dlsched's model)" "$cas" "$h" "$ccmax" -- clp "$tmp/tree.mps" -dualsimplex
 done

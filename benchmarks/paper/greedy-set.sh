@@ -5,6 +5,10 @@
 # certified. With several binaries it runs them in turn, ROUNDS times, so
 # that their ratio is measured in one run on a shared machine:
 #   bash benchmarks/paper/greedy-set.sh [ROUNDS] [BIN ...]
+# PATTERN=search times the specs' own pattern instead (the default search
+# in Figs. 10-11; issue 32), PATTERN=both the two in turn. Each line gives
+# the wall time and the user CPU time of the sweeps (CPU is steadier on a
+# shared machine).
 set -euo pipefail
 ROUNDS=${1:-3}
 shift || true
@@ -13,25 +17,37 @@ BINS=("$@")
 HERE=$(cd "$(dirname "$0")" && pwd)
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+PATTERN=${PATTERN:-greedy}
+case $PATTERN in
+both) PATTERNS=(greedy search) ;;
+greedy | search) PATTERNS=("$PATTERN") ;;
+*) echo "PATTERN=$PATTERN: want greedy, search or both" >&2; exit 2 ;;
+esac
+mkdir -p "$TMP/greedy" "$TMP/search"
 for n in 6 7 8 9 10 11 12 13; do
   f="$HERE/fig$n.toml"
+  cp "$f" "$TMP/search/fig$n.toml"
   if grep -q '^pattern' "$f"; then
     sed 's/^pattern *=.*/pattern = "greedy"/' "$f"
   else
     sed 's/^\[run\]/[run]\npattern = "greedy"/' "$f"
-  fi >"$TMP/fig$n.toml"
+  fi >"$TMP/greedy/fig$n.toml"
 done
 for r in $(seq "$ROUNDS"); do
-  for b in "${BINS[@]}"; do
-    rm -f "$TMP"/*.jsonl
-    start=$(date +%s.%N)
-    for n in 6 7 8 9 10 11 12 13; do
-      cap=()
-      [ "$n" -ge 12 ] && cap=(--max-stages 15)
-      "$b" sweep "$TMP/fig$n.toml" --out "$TMP/fig$n.jsonl" --no-verify --workers 2 --quiet "${cap[@]}"
+  for pat in "${PATTERNS[@]}"; do
+    for b in "${BINS[@]}"; do
+      rm -f "$TMP"/*.jsonl
+      start=$(date +%s.%N)
+      cpu0=$(awk '{print $16+$17}' /proc/$$/stat)
+      for n in 6 7 8 9 10 11 12 13; do
+        cap=()
+        [ "$n" -ge 12 ] && cap=(--max-stages 15)
+        "$b" sweep "$TMP/$pat/fig$n.toml" --out "$TMP/fig$n.jsonl" --no-verify --workers 2 --quiet "${cap[@]}"
+      done
+      end=$(date +%s.%N)
+      cpu=$(awk -v c0="$cpu0" -v hz="$(getconf CLK_TCK)" '{printf "%.2f", ($16+$17-c0)/hz}' /proc/$$/stat)
+      solved=$(cat "$TMP"/fig*.jsonl | grep -c '"status":"optimal"')
+      printf '%s\t%s\tround %d\t%d LPs solved\t%.2f s\t%s s CPU\n' "$b" "$pat" "$r" "$solved" "$(echo "$end - $start" | bc)" "$cpu"
     done
-    end=$(date +%s.%N)
-    solved=$(cat "$TMP"/fig*.jsonl | grep -c '"status":"optimal"')
-    printf '%s\tround %d\t%d LPs solved\t%.2f s\n' "$b" "$r" "$solved" "$(echo "$end - $start" | bc)"
   done
 done

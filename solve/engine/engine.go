@@ -56,6 +56,13 @@ type Options struct {
 	// Starts, if set, starts the first LP from the basis the previous call
 	// with the same Starts ended with, and keeps this call's for the next.
 	Starts *Starts
+	// Known, if set, is asked before each prune round with the messages
+	// the round would keep (those carrying load, in send order). An
+	// answer of true ends the prune loop before that round: the schedule
+	// is the last one solved, its empty messages included. A pattern's LP
+	// depends on its messages and their order only, so a pattern search
+	// that has solved the pattern before knows where it leads.
+	Known func(formulations.Pattern) bool
 }
 
 func (o *Options) tol() float64 {
@@ -485,7 +492,7 @@ func SolveFrom(p *problem.Problem, n int, pat formulations.Pattern, opt Options)
 		removed = &schedule.Removed{CmaxBefore: res.Cmax, CmaxAfter: res.Cmax}
 		for round := 0; round < 1000; round++ {
 			keep, drop := split(res)
-			if len(drop) == 0 {
+			if len(drop) == 0 || (opt.Known != nil && opt.Known(keep)) {
 				break
 			}
 			// From the basis of the LP before, where the solver allows it;

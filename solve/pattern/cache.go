@@ -22,6 +22,7 @@ type Cache struct {
 type cacheEntry struct {
 	once sync.Once
 	s    *schedule.Schedule
+	rec  *seen
 	err  error
 }
 
@@ -31,14 +32,15 @@ const maxCacheEntries = 4096
 // NewCache returns an empty cache.
 func NewCache() *Cache { return &Cache{m: map[string]*cacheEntry{}} }
 
-// get returns the cached result for (p, n) in a chain that started at lo,
-// computing it with f once.
+// get returns the cached result for (p, n) in a chain that started at lo
+// (and, top > 0, took greedy prunes from count top), with the chain's
+// record of solved patterns, computing them with f once.
 // Errors are not kept (a cancelled solve must not stay cancelled).
-func (c *Cache) get(p *problem.Problem, n, lo int, f func() (*schedule.Schedule, error)) (*schedule.Schedule, error) {
+func (c *Cache) get(p *problem.Problem, n, lo, top int, f func() (*schedule.Schedule, *seen, error)) (*schedule.Schedule, *seen, error) {
 	if c == nil {
 		return f()
 	}
-	key := fmt.Sprintf("%#v|%d|%d", *p, n, lo)
+	key := fmt.Sprintf("%#v|%d|%d|%d", *p, n, lo, top)
 	c.mu.Lock()
 	e, ok := c.m[key]
 	if !ok {
@@ -49,7 +51,7 @@ func (c *Cache) get(p *problem.Problem, n, lo int, f func() (*schedule.Schedule,
 		c.m[key] = e
 	}
 	c.mu.Unlock()
-	e.once.Do(func() { e.s, e.err = f() })
+	e.once.Do(func() { e.s, e.rec, e.err = f() })
 	if e.err != nil {
 		c.mu.Lock()
 		if c.m[key] == e {
@@ -57,5 +59,5 @@ func (c *Cache) get(p *problem.Problem, n, lo int, f func() (*schedule.Schedule,
 		}
 		c.mu.Unlock()
 	}
-	return e.s, e.err
+	return e.s, e.rec, e.err
 }

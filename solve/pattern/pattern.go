@@ -53,6 +53,9 @@ type Options struct {
 	Warm *engine.Sequence
 	// ExactSeconds bounds Exact's MILP search (0: DefaultExactSeconds).
 	ExactSeconds float64
+	// forget makes Search solve every candidate, as if it kept no record
+	// of the patterns it has solved (tests compare the two).
+	forget bool
 }
 
 // Solve solves p with n stages in the pattern opt.Method chooses and

@@ -95,7 +95,8 @@ func TestSearchStarEscapesGreedy(t *testing.T) {
 	if math.Abs(greedy.Cmax-4) > 1e-9 || math.Abs(best.Cmax-11.0/3) > 1e-9 || best.Pattern.Chain != 2 {
 		t.Errorf("greedy %.10g (want 4), search %.10g over %d stage counts (want 11/3 over 2)", greedy.Cmax, best.Cmax, best.Pattern.Chain)
 	}
-	alone, err := searchAt(p, 2, nil, Options{Engine: popts(s, true)})
+	one := &chain{p: p, n: 2, lo: 2, opt: Options{Engine: popts(s, true)}}
+	alone, _, err := one.searchAt(2, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

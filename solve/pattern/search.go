@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
+	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solve/engine"
@@ -70,21 +72,25 @@ func Search(p *problem.Problem, n int, opt Options) (*schedule.Schedule, error) 
 		return s, nil
 	}
 	lo := max(1, min(p.NMin(), n), n-MaxChain+1)
+	c := &chain{p: p, n: n, lo: lo, opt: opt, reuse: lo < n && topReuse(p, n)}
 	var prev *schedule.Schedule
+	var rec *seen
 	for k := lo; k <= n; k++ {
 		if err := stopped(opt); err != nil {
 			return nil, err
 		}
-		// The value at k depends on where the chain started: lo is part
-		// of the key.
-		s, err := opt.Cache.get(p, k, lo, func() (*schedule.Schedule, error) { return searchAt(p, k, prev, opt) })
+		// The value at k depends on where the chain started (lo) and, when
+		// it takes the greedy prune from the top count, on n.
+		s, r, err := opt.Cache.get(p, k, lo, c.topKey(), func() (*schedule.Schedule, *seen, error) {
+			return c.searchAt(k, prev, rec)
+		})
 		if err != nil {
 			if k < n && errors.Is(err, solver.ErrInfeasible) {
 				continue // n_min is an estimate; the count above may fit
 			}
 			return nil, err
 		}
-		prev = s
+		prev, rec = s, r
 	}
 	out := *prev
 	if out.Pattern != nil {
@@ -109,58 +115,211 @@ func solveFull(p *problem.Problem, n int, opt Options) (*schedule.Schedule, erro
 	return engine.Solve(p, n, opt.Engine)
 }
 
-// searcher is the search at one stage count: the best schedule so far and
-// the record of the candidates.
+// chain is one call of Search: the stage counts lo…n and, when topReuse
+// holds, the greedy prune at n that the counts below take.
+type chain struct {
+	p     *problem.Problem
+	n, lo int
+	opt   Options
+	reuse bool
+	top   *topGreedy
+}
+
+// topKey is the part of a cache key that says whether the chain's values
+// depend on n (its greedy prune at n serves the counts below).
+func (c *chain) topKey() int {
+	if c.reuse {
+		return c.n
+	}
+	return 0
+}
+
+// topFor returns the greedy prune at n when the search at count k may
+// take it as its own (topReuse, and its LP optimum loads no stage above
+// k), solving it on first use; nil otherwise.
+func (c *chain) topFor(k int) *topGreedy {
+	if !c.reuse {
+		return nil
+	}
+	if c.top == nil {
+		c.top = solveTop(c.p, c.n, c.opt.Engine)
+	}
+	if c.top.err != nil || c.top.last > k {
+		return nil
+	}
+	return c.top
+}
+
+// searcher is the search at one stage count: the best schedule so far,
+// the record of the candidates, and the chain's record of solved
+// patterns.
 type searcher struct {
 	p    *problem.Problem
 	n    int
 	opt  Options
+	c    *chain
+	rec  *seen
 	all  []int // the problem's destinations
 	best *schedule.Schedule
 	info *schedule.PatternInfo
 }
 
-// searchAt is Search at one stage count, seeded with seed (the result at
-// n−1, or nil): the greedy prune (and the seed's pattern), destination
-// subsets, then single-message changes.
-func searchAt(p *problem.Problem, n int, seed *schedule.Schedule, opt Options) (*schedule.Schedule, error) {
+// searchAt is Search at one stage count of chain c, seeded with seed (the
+// result at n−1, or nil) and the record rec of the patterns the counts
+// below solved: the greedy prune (and the seed's pattern), destination
+// subsets, then single-message changes. It returns the count's record.
+func (c *chain) searchAt(n int, seed *schedule.Schedule, rec *seen) (*schedule.Schedule, *seen, error) {
 	// Every candidate starts from the basis the one before it ended with
 	// (stars and ordinary trees): they are the same LP give or take some
 	// messages. One Starts per stage count, so the result depends only on
-	// p, n and seed, as opt.Cache requires.
+	// p, n, seed and the record, as opt.Cache requires.
+	opt := c.opt
 	opt.Engine.Starts = &engine.Starts{}
-	best, err := greedyOrSeed(p, n, seed, opt.Engine)
-	if err != nil {
-		return nil, err
-	}
-	sr := &searcher{p: p, n: n, opt: opt, all: p.Dests(), best: best,
+	sr := &searcher{p: c.p, n: n, opt: opt, c: c, rec: rec.child(), all: c.p.Dests(),
 		info: &schedule.PatternInfo{Method: MethodSearch, Candidates: 1}}
+	if err := sr.greedyOrSeed(seed); err != nil {
+		return nil, nil, err
+	}
 	if err := sr.destinations(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := sr.local(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if used := sr.best.ProcessorsUsed(); len(used) < len(sr.all) {
 		sr.info.Destinations = used
 	}
+	if n == c.n {
+		sr.report()
+	}
 	sr.best.Pattern = sr.info
-	SetBound(p, sr.best)
-	return sr.best, nil
+	SetBound(c.p, sr.best)
+	return sr.best, sr.rec, nil
 }
 
-// greedyOrSeed returns the better of the greedy prune of the full n-stage
-// pattern and the pattern of seed (found with one stage less) re-solved
-// with n stages — the same messages, so never worse than seed.
-func greedyOrSeed(p *problem.Problem, n int, seed *schedule.Schedule, opt engine.Options) (*schedule.Schedule, error) {
-	best, err := engine.Solve(p, n, opt)
-	if seed != nil {
-		s, serr := engine.SolveFrom(p, n, patternOf(seed), opt)
-		if serr == nil && (err != nil || s.Cmax < best.Cmax*(1-tieTol)) {
-			best, err = s, nil
+// greedyOrSeed starts the count with the better of the greedy prune of
+// the full n-stage pattern and the seed (the result at n−1). The seed's
+// pattern needs no new solve: its LP is the same at n (seqKey), and so is
+// its makespan.
+func (sr *searcher) greedyOrSeed(seed *schedule.Schedule) error {
+	best, err := sr.greedy()
+	if seed != nil && (best == nil || seed.Cmax < best.Cmax*(1-tieTol)) {
+		best, err = restamp(seed, sr.n), nil
+	}
+	if best == nil && err == nil {
+		err = fmt.Errorf("pattern: no schedule at %d stages", sr.n)
+	}
+	sr.best = best
+	return err
+}
+
+// greedy returns the greedy prune of the full n-stage pattern: the one of
+// the chain's top count when topFor allows, else solved — at the count
+// asked for exactly as MethodGreedy solves it, so that the search is never
+// worse than the greedy prune. Nil without error: a lower count's prune
+// reached a pattern the chain has solved (it cannot improve the best).
+func (sr *searcher) greedy() (*schedule.Schedule, error) {
+	if t := sr.c.topFor(sr.n); t != nil {
+		for _, k := range t.keys {
+			sr.rec.put(k, t.s.Cmax)
+		}
+		if sr.n < t.n {
+			sr.rec.reused++
+			return restamp(t.s, sr.n), nil
+		}
+		return t.s, nil
+	}
+	s, _, err := sr.solve(nil, nil, sr.n < sr.c.n)
+	return s, err
+}
+
+// solve solves candidate pattern pat — nil: the full n-stage pattern on
+// dests (nil: all), pruned — unless the chain has solved it before. It
+// returns the schedule, or nil when the pattern was solved before or,
+// with stop, when the prune reached a pattern the chain has solved
+// (engine.Options.Known), and the makespan the pattern leads to: the
+// schedule's, or the recorded one (+Inf: infeasible). A nil schedule
+// cannot improve the best (seen).
+func (sr *searcher) solve(pat formulations.Pattern, dests []int, stop bool) (*schedule.Schedule, float64, error) {
+	full := pat == nil
+	if full {
+		pat = fullOn(sr.p, sr.n, dests)
+	}
+	key := keyOf(pat)
+	if capacity(sr.p, pat) < sr.p.V*(1-1e-6) {
+		sr.rec.put(key, math.Inf(1))
+		return nil, math.Inf(1), fmt.Errorf("pattern: %d messages cannot carry V: %w", len(pat), solver.ErrInfeasible)
+	}
+	if c, ok := sr.recalled(key); ok {
+		sr.rec.known++
+		return nil, c, nil
+	}
+	pending := []seqKey{key}
+	halted, at := false, math.Inf(1)
+	o := sr.opt.Engine
+	o.Dests = dests
+	o.Known = func(keep formulations.Pattern) bool {
+		k := keyOf(keep)
+		if c, ok := sr.recalled(k); ok && stop {
+			halted, at = true, c
+			return true
+		}
+		pending = append(pending, k)
+		return false
+	}
+	var s *schedule.Schedule
+	var err error
+	if full {
+		s, err = engine.Solve(sr.p, sr.n, o)
+	} else {
+		s, err = engine.SolveFrom(sr.p, sr.n, pat, o)
+	}
+	switch {
+	case err == nil && halted:
+		sr.rec.known++
+		s = nil
+	case err == nil:
+		at = s.Cmax
+		pending = append(pending, keyOf(patternOf(s)))
+	}
+	for _, k := range pending {
+		if _, ok := sr.rec.get(k); !ok {
+			sr.rec.put(k, at)
 		}
 	}
-	return best, err
+	return s, at, err
+}
+
+// recalled returns the makespan the pattern with key k led to when the
+// chain has solved it (never with Options.forget).
+func (sr *searcher) recalled(k seqKey) (float64, bool) {
+	if sr.opt.forget {
+		return 0, false
+	}
+	return sr.rec.get(k)
+}
+
+// capacity returns the most load pattern pat can carry, each message at
+// most its MaxLoad (the buffer D over the first hop's share). Its LP has
+// a solution exactly when this reaches V: the start times and Cmax are
+// free above. Candidates short of V by more than round-off are not sent
+// to the solver, which would call them infeasible.
+func capacity(p *problem.Problem, pat formulations.Pattern) float64 {
+	c := 0.0
+	for _, m := range pat {
+		c += p.DestSize(m.Dest) * p.MaxLoad(m.Dest)
+	}
+	return c
+}
+
+// fullOn returns the full n-stage pattern on the destinations dests (nil:
+// all), as engine.Solve builds it with Options.Dests.
+func fullOn(p *problem.Problem, n int, dests []int) formulations.Pattern {
+	pat := formulations.FullPattern(p, n)
+	if dests == nil {
+		return pat
+	}
+	return slices.DeleteFunc(pat, func(m formulations.Msg) bool { return !slices.Contains(dests, m.Dest) })
 }
 
 // destinations tries the patterns on fewer destinations: the first k
@@ -205,8 +364,9 @@ func (sr *searcher) stars() error {
 }
 
 // try solves the pattern on the destinations set, unless its trivial
-// bound rules it out, and returns its makespan (+Inf when ruled out or
-// infeasible).
+// bound rules it out, and returns the makespan it leads to (+Inf when
+// ruled out or infeasible; the recorded one when the chain solved it
+// before).
 func (sr *searcher) try(set []int, trivial float64) (float64, error) {
 	if trivial >= sr.best.Cmax*(1-tieTol) {
 		sr.info.Skipped++
@@ -215,9 +375,7 @@ func (sr *searcher) try(set []int, trivial float64) (float64, error) {
 	if err := stopped(sr.opt); err != nil {
 		return 0, err
 	}
-	o := sr.opt.Engine
-	o.Dests = set
-	s, err := engine.Solve(sr.p, sr.n, o)
+	s, c, err := sr.solve(nil, set, true)
 	if err != nil {
 		if cerr := stopped(sr.opt); cerr != nil {
 			return 0, fmt.Errorf("pattern on %v: %w", set, cerr)
@@ -227,6 +385,9 @@ func (sr *searcher) try(set []int, trivial float64) (float64, error) {
 		// not the answer, so it is skipped.
 		sr.info.Skipped++
 		return math.Inf(1), nil
+	}
+	if s == nil {
+		return c, nil
 	}
 	sr.info.Candidates++
 	if s.Cmax < sr.best.Cmax*(1-tieTol) {
