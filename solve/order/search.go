@@ -28,7 +28,7 @@ type searcher struct {
 	cmax float64 // F(best); +Inf while none is feasible
 	// bound is the lower bound over every order (set by the search that
 	// ran last); lps counts LP solves, nodes the branch and bound's.
-	bound      float64
+	bound  float64
 	lps    int
 	failed int // LPs neither solved nor infeasible
 	method string
