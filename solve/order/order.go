@@ -196,15 +196,19 @@ func mapSorted(xs []int, to func(int) int) []int {
 }
 
 // Used returns the processors of s that carry load (the user's numbers)
-// in the order they are first sent load: the schedule's activation order
-// of its loaded processors.
-func Used(s *schedule.Schedule) []int {
-	var out []int
-	seen := map[int]bool{}
+// in activation order: the order of perm, processor perm[q−1] standing in
+// place q of every stage.
+func Used(s *schedule.Schedule, perm []int) []int {
+	loaded := map[int]bool{}
 	for _, c := range s.Chunks {
-		if c.Load > 0 && !seen[c.Processor] {
-			seen[c.Processor] = true
-			out = append(out, c.Processor)
+		if c.Load > 0 {
+			loaded[c.Processor] = true
+		}
+	}
+	var out []int
+	for _, d := range perm {
+		if loaded[d] {
+			out = append(out, d)
 		}
 	}
 	return out

@@ -1,0 +1,136 @@
+package solve
+
+import (
+	"slices"
+
+	"github.com/dlsched/dlsched/problem"
+	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/solve/engine"
+	"github.com/dlsched/dlsched/solve/order"
+	"github.com/dlsched/dlsched/solve/pattern"
+)
+
+// The worker orders of Options.WorkerOrder.
+const (
+	// OrderSearch chooses the processors of a heterogeneous star and their
+	// activation order (package solve/order).
+	OrderSearch = "search"
+	// OrderGiven activates the processors in the order given.
+	OrderGiven = "given"
+)
+
+// FieldWorkerOrder names Options.WorkerOrder in errors.
+const FieldWorkerOrder = "worker_order"
+
+// searchesOrder reports whether the solve of p searches the worker order:
+// a heterogeneous star with WorkerOrder "search", or "" (the default)
+// when its processors differ. An unknown WorkerOrder is a
+// *problem.FieldError.
+func (o *Options) searchesOrder(p *problem.Problem) (bool, error) {
+	switch o.WorkerOrder {
+	case "", OrderSearch, OrderGiven:
+	default:
+		return false, &problem.FieldError{Field: FieldWorkerOrder, Value: o.WorkerOrder, Want: "search or given"}
+	}
+	if !order.Applies(p) || o.WorkerOrder == OrderGiven {
+		return false, nil
+	}
+	return o.WorkerOrder == OrderSearch || order.Differ(p), nil
+}
+
+// SearchesOrder reports whether a solve of p with these options searches
+// the order of a heterogeneous star's processors (Options.WorkerOrder);
+// an unknown WorkerOrder is a *problem.FieldError.
+func (o *Options) SearchesOrder(p *problem.Problem) (bool, error) { return o.searchesOrder(p) }
+
+// permuted is a schedule solved on the processors of a problem in another
+// order: q = order.Permute(p, perm), s in q's numbers until remapped.
+type permuted struct {
+	s    *schedule.Schedule
+	q    *problem.Problem
+	perm []int
+	ord  *order.Result
+}
+
+// remap rewrites the schedule in p's processor numbers, restates its
+// bound over every pattern for p (the pattern step saw q's processors
+// only) and records the worker order.
+func (r *permuted) remap(p *problem.Problem) *schedule.Schedule {
+	s := r.s
+	order.Remap(s, p, r.perm)
+	if s.Pattern != nil {
+		pattern.SetBound(p, s)
+	}
+	s.WorkerOrder = order.Used(s, r.perm)
+	if r.ord == nil {
+		s.WorkerOrderMethod = OrderGiven
+		return s
+	}
+	s.WorkerOrderMethod = r.ord.Method
+	bound, gap := r.ord.Bound, r.ord.Gap()
+	s.WorkerOrderBound, s.WorkerOrderGap = &bound, &gap
+	return s
+}
+
+// identity returns 1..m.
+func identity(m int) []int {
+	out := make([]int, m)
+	for i := range out {
+		out[i] = i + 1
+	}
+	return out
+}
+
+// scheduleOrdered is Schedule's pattern step on a heterogeneous star whose
+// worker order is searched: the order search, then the pattern search on
+// the processors in that order, compared with the pattern search on the
+// given order (the better is kept, so the search is never worse than the
+// given order).
+func scheduleOrdered(p *problem.Problem, n int, eo engine.Options, opt Options) (*permuted, int, error) {
+	ord, err := order.Search(p, n, order.Options{Engine: eo})
+	if err != nil {
+		return nil, 0, err
+	}
+	po := opt.pattern(eo)
+	po.Warm = nil // the Sequence holds the given order's LP
+	q := order.Permute(p, ord.Order)
+	s, lps, err := pattern.Solve(q, n, po)
+	if err != nil {
+		return nil, 0, err
+	}
+	best := &permuted{s: s, q: q, perm: ord.Order, ord: ord}
+	lps += ord.LPs
+	if !slices.Equal(ord.Order, identity(p.M)) {
+		g, glps, err := pattern.Solve(p, n, po)
+		lps += glps + 1
+		if err == nil && g.Cmax < s.Cmax*(1-1e-9) {
+			best = &permuted{s: g, q: p, perm: identity(p.M), ord: ord}
+			g.Pattern.Note = joinNote(g.Pattern.Note, "the given order's pattern was shorter than the searched order's")
+		}
+	}
+	return best, lps, nil
+}
+
+// greedyOrdered is Greedy on a heterogeneous star whose worker order is
+// searched: the order search, then the paper's prune on the processors in
+// that order.
+func greedyOrdered(p *problem.Problem, n int, eo engine.Options) (*permuted, error) {
+	ord, err := order.Search(p, n, order.Options{Engine: eo})
+	if err != nil {
+		return nil, err
+	}
+	q := order.Permute(p, ord.Order)
+	s, err := engine.Solve(q, n, eo)
+	if err != nil {
+		return nil, err
+	}
+	return &permuted{s: s, q: q, perm: ord.Order, ord: ord}, nil
+}
+
+// joinNote appends remark b to the remarks a.
+func joinNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
