@@ -174,6 +174,8 @@ func Remap(s *schedule.Schedule, p *problem.Problem, order []int) {
 	}
 	if pi := s.Pattern; pi != nil && pi.Destinations != nil {
 		pi.Destinations = mapSorted(pi.Destinations, to)
+	} else if pi != nil && len(order) < p.M {
+		pi.Destinations = mapSorted(order, func(d int) int { return d }) // all of the subset
 	}
 	if r := s.Pruning; r != nil {
 		for i := range r.Messages {

@@ -58,9 +58,29 @@ func newSearcher(p *problem.Problem, n int, opt Options) *searcher {
 
 // result returns the search's result.
 func (s *searcher) result() *Result {
-	r := &Result{Order: slices.Clone(s.best), Cmax: s.cmax, Bound: math.Min(s.bound, s.cmax),
+	r := &Result{Order: s.canonical(s.best), Cmax: s.cmax, Bound: math.Min(s.bound, s.cmax),
 		Method: s.method, LPs: s.lps, Note: s.note}
 	return r
+}
+
+// canonical returns order with identical processors renumbered: the
+// members of each class of identical processors take, in the order they
+// come, the class's smallest numbers (the same LP, a plainer answer).
+func (s *searcher) canonical(order []int) []int {
+	next := map[int]int{} // class → the next member to hand out
+	out := make([]int, len(order))
+	for i, d := range order {
+		c := s.class[d]
+		e := next[c]
+		if e == 0 {
+			e = c
+		}
+		out[i] = e
+		for e++; e <= s.p.M && s.class[e] != c; e++ {
+		}
+		next[c] = e
+	}
+	return out
 }
 
 // value returns F(order) — the makespan of the LP of the full n-stage
