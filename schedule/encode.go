@@ -127,7 +127,7 @@ func (s *Schedule) summaryOrder(b *bytes.Buffer) {
 		fmt.Fprintf(b, " (%s: classical rule and local search", s.WorkerOrderMethod)
 	}
 	if s.WorkerOrderBound != nil && s.WorkerOrderGap != nil {
-		fmt.Fprintf(b, "; bound over every order %.12g, gap %.3g", *s.WorkerOrderBound, *s.WorkerOrderGap)
+		fmt.Fprintf(b, "; LP of the full n-stage pattern: bound over every order %.12g, gap %.3g", *s.WorkerOrderBound, *s.WorkerOrderGap)
 	}
 	b.WriteString(")\n")
 }

@@ -1,6 +1,7 @@
 package solve
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/dlsched/dlsched/problem"
@@ -83,9 +84,11 @@ func identity(m int) []int {
 
 // scheduleOrdered is Schedule's pattern step on a heterogeneous star whose
 // worker order is searched: the order search, then the pattern search on
-// the processors in that order, compared with the pattern search on the
-// given order (the better is kept, so the search is never worse than the
-// given order).
+// the processors in that order and, with more than one stage, in the
+// runners-up orders (the pattern search prunes messages the order's LP
+// pays for, so another order may win after pruning), and in the given
+// order; the shortest schedule is kept, so the search is never worse
+// than the given order.
 func scheduleOrdered(p *problem.Problem, n int, eo engine.Options, opt Options) (*permuted, int, error) {
 	ord, err := order.Search(p, n, order.Options{Engine: eo})
 	if err != nil {
@@ -93,20 +96,31 @@ func scheduleOrdered(p *problem.Problem, n int, eo engine.Options, opt Options) 
 	}
 	po := opt.pattern(eo)
 	po.Warm = nil // the Sequence holds the given order's LP
-	q := order.Permute(p, ord.Order)
-	s, lps, err := pattern.Solve(q, n, po)
-	if err != nil {
-		return nil, 0, err
+	cands := [][]int{ord.Order}
+	if n > 1 {
+		cands = append(cands, ord.RunnersUp...)
 	}
-	best := &permuted{s: s, q: q, perm: ord.Order, ord: ord}
-	lps += ord.LPs
-	if !slices.Equal(ord.Order, identity(p.M)) {
-		g, glps, err := pattern.Solve(p, n, po)
-		lps += glps + 1
-		if err == nil && g.Cmax < s.Cmax*(1-1e-9) {
-			best = &permuted{s: g, q: p, perm: identity(p.M), ord: ord}
-			g.Pattern.Note = joinNote(g.Pattern.Note, "the given order's pattern was shorter than the searched order's")
+	if !slices.ContainsFunc(cands, func(c []int) bool { return slices.Equal(c, identity(p.M)) }) {
+		cands = append(cands, identity(p.M))
+	}
+	var best *permuted
+	lps := ord.LPs
+	for i, perm := range cands {
+		q := order.Permute(p, perm)
+		s, k, err := pattern.Solve(q, n, po)
+		lps += k + 1
+		if err != nil {
+			if i == 0 {
+				return nil, 0, err // the searched order carries V: its pattern search must
+			}
+			continue
 		}
+		if best == nil || s.Cmax < best.s.Cmax*(1-1e-9) {
+			best = &permuted{s: s, q: q, perm: perm, ord: ord}
+		}
+	}
+	if !slices.Equal(best.perm, ord.Order) {
+		best.s.Pattern.Note = joinNote(best.s.Pattern.Note, fmt.Sprintf("after pruning the pattern on the order %v was shorter than on the searched order %v", best.perm, ord.Order))
 	}
 	return best, lps, nil
 }

@@ -236,6 +236,10 @@ func solveInputs(c *cli.Context) (*problem.Problem, int, string, error) {
 // then writes --export-model.
 func checkSolveSize(c *cli.Context, p *problem.Problem, n int, opt solve.Options) error {
 	if err := solve.Check(p, n, opt); err != nil {
+		var fe *problem.FieldError
+		if errors.As(err, &fe) {
+			return flagErr(err) // an option the problem cannot have (--form with results)
+		}
 		var re *replay.SizeError
 		if errors.As(err, &re) {
 			return sizeUsage(err, "skip verification with --no-verify")

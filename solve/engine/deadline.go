@@ -19,7 +19,8 @@ import (
 // not used, except that it must be valid. It returns the load of the LP's
 // solution (its loads clipped into their boxes), which the caller solves
 // in the ordinary form to get a schedule, and a certified upper bound on
-// the LP's optimum (+Inf when the duals certify nothing).
+// the LP's optimum (+Inf when the duals certify nothing). A pattern whose
+// messages cannot even all arrive empty by the deadline carries 0.
 func MaxLoad(p *problem.Problem, pat formulations.Pattern, deadline float64, opt Options) (load, upper float64, err error) {
 	if opt.Solver == nil {
 		return 0, 0, errors.New("engine: no solver")
@@ -45,6 +46,9 @@ func MaxLoad(p *problem.Problem, pat formulations.Pattern, deadline float64, opt
 			break
 		}
 		sol, err := opt.Solver.Solve(model, so)
+		if errors.Is(err, solver.ErrInfeasible) {
+			return 0, 0, nil // not even an empty message arrives by the deadline
+		}
 		if err != nil {
 			lastErr = err
 			if so.Context != nil && so.Context.Err() != nil {

@@ -64,7 +64,15 @@ type Result struct {
 	LPs int
 	// Note says what the search did not cover.
 	Note string
+	// RunnersUp are the next best orders the search evaluated, least F
+	// first (at most RunnersUp of them): with more than one stage the
+	// message pattern search prunes messages F pays for, and may find a
+	// shorter schedule on one of them than on Order.
+	RunnersUp [][]int
 }
+
+// RunnersUp is the number of next best orders a Result keeps.
+const RunnersUp = 2
 
 // Gap returns (Cmax − Bound)/Cmax, at least 0.
 func (r *Result) Gap() float64 {

@@ -33,9 +33,9 @@ type searcher struct {
 	failed int // LPs neither solved nor infeasible
 	method string
 	note   string
-	// cache holds F and its certified bound by order (key); class[d] is
-	// the first processor identical to d.
-	cache map[string][2]float64
+	// cache holds every order evaluated, with F and its certified bound,
+	// by key; class[d] is the first processor identical to d.
+	cache map[string]evaluated
 	class []int
 }
 
@@ -43,7 +43,7 @@ func newSearcher(p *problem.Problem, n int, opt Options) *searcher {
 	eo := opt.Engine
 	eo.NoPrune, eo.Dests, eo.Starts = true, nil, nil
 	s := &searcher{p: p, n: n, opt: opt, eo: eo, cmax: math.Inf(1), bound: math.Inf(-1),
-		method: MethodHeuristic, cache: map[string][2]float64{}, class: make([]int, p.M+1)}
+		method: MethodHeuristic, cache: map[string]evaluated{}, class: make([]int, p.M+1)}
 	for d := 1; d <= p.M; d++ {
 		s.class[d] = d
 		for e := 1; e < d; e++ {
@@ -59,7 +59,7 @@ func newSearcher(p *problem.Problem, n int, opt Options) *searcher {
 // result returns the search's result.
 func (s *searcher) result() *Result {
 	r := &Result{Order: s.canonical(s.best), Cmax: s.cmax, Bound: math.Min(s.bound, s.cmax),
-		Method: s.method, LPs: s.lps, Note: s.note}
+		Method: s.method, LPs: s.lps, Note: s.note, RunnersUp: s.runnersUp(RunnersUp)}
 	return r
 }
 
@@ -92,12 +92,14 @@ func (s *searcher) canonical(order []int) []int {
 func (s *searcher) value(order []int) (f, low float64, loads []float64, err error) {
 	key := s.key(order)
 	if v, ok := s.cache[key]; ok {
-		return v[0], v[1], nil, nil
-	}
-	if s.capacity(len(order)) < s.p.V*(1-1e-12) {
-		return math.Inf(1), math.Inf(1), nil, nil
+		return v.f, v.low, nil, nil
 	}
 	q := Permute(s.p, order)
+	if q.NMin() > s.n {
+		// The buffers of these processors cannot carry V in n stages
+		// (the rule every solve of q checks: problem.NMin).
+		return math.Inf(1), math.Inf(1), nil, nil
+	}
 	s.lps++
 	out, err := engine.SolvePattern(q, formulations.FullPattern(q, s.n), s.eo)
 	if err != nil {
@@ -111,15 +113,41 @@ func (s *searcher) value(order []int) (f, low float64, loads []float64, err erro
 		if !infeasible(err) {
 			s.failed++ // not solved: not infeasible either, so not proven
 		}
-		s.cache[key] = [2]float64{math.Inf(1), math.Inf(1)}
+		s.cache[key] = evaluated{order, math.Inf(1), math.Inf(1)}
 		return math.Inf(1), math.Inf(1), nil, nil
 	}
 	loads = make([]float64, len(order))
 	for j, m := range out.Network.Pattern {
 		loads[m.Dest-1] += out.Timing.Alpha[j]
 	}
-	s.cache[key] = [2]float64{out.Cmax, out.LowerBound}
+	s.cache[key] = evaluated{slices.Clone(order), out.Cmax, out.LowerBound}
 	return out.Cmax, out.LowerBound, loads, nil
+}
+
+// evaluated is an order whose F the search has solved.
+type evaluated struct {
+	order  []int
+	f, low float64
+}
+
+// runnersUp returns up to k evaluated orders other than the best, least F
+// first (ties by key, for determinism).
+func (s *searcher) runnersUp(k int) [][]int {
+	best := s.key(s.best)
+	var all []evaluated
+	for key, e := range s.cache {
+		if key != best && !math.IsInf(e.f, 1) {
+			all = append(all, e)
+		}
+	}
+	slices.SortFunc(all, func(a, b evaluated) int {
+		return cmp.Or(cmp.Compare(a.f, b.f), cmp.Compare(s.key(a.order), s.key(b.order)))
+	})
+	var out [][]int
+	for _, e := range all[:min(k, len(all))] {
+		out = append(out, s.canonical(e.order))
+	}
+	return out
 }
 
 // key names an order up to the places of identical processors: each
