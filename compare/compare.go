@@ -195,11 +195,17 @@ type Plan struct {
 	PatternLowerBound float64               `json:"pattern_lower_bound"`
 	PatternGap        float64               `json:"pattern_gap"`
 	Pattern           *schedule.PatternInfo `json:"pattern,omitempty"`
+	// WorkerOrder and WorkerOrderMethod say which workers of a
+	// heterogeneous star the plan loads, in activation order, and how the
+	// order was found (the order search of `dlsched solve`).
+	WorkerOrder       []int  `json:"worker_order,omitempty"`
+	WorkerOrderMethod string `json:"worker_order_method,omitempty"`
 }
 
 func planOf(s *schedule.Schedule) *Plan {
 	return &Plan{Stages: s.Problem.Stages, Cmax: s.Cmax, LowerBound: s.LowerBound, Gap: s.Gap,
-		PatternLowerBound: s.PatternLowerBound, PatternGap: s.PatternGap, Pattern: s.Pattern}
+		PatternLowerBound: s.PatternLowerBound, PatternGap: s.PatternGap, Pattern: s.Pattern,
+		WorkerOrder: s.WorkerOrder, WorkerOrderMethod: s.WorkerOrderMethod}
 }
 
 // Report is the comparison.
@@ -502,6 +508,10 @@ func dlsKnown(ctx context.Context, p *Platform, o Options, nominal Row) (Row, er
 		real.Chunks[i].Processor = ids[real.Chunks[i].Processor-1]
 		real.Chunks[i].Hops = nil
 	}
+	real.WorkerOrder = nil
+	for _, k := range s.WorkerOrder {
+		real.WorkerOrder = append(real.WorkerOrder, ids[k-1])
+	}
 	if len(p.Procs) > 0 {
 		for i := 1; i <= p.M; i++ {
 			real.Problem.Procs = append(real.Problem.Procs, schedule.Proc{S: p.S, C: p.C, A: p.a(i)})
@@ -513,6 +523,7 @@ func dlsKnown(ctx context.Context, p *Platform, o Options, nominal Row) (Row, er
 	}
 	row.Makespan, row.Verified, row.Completed = res.Makespan, ver.OK, len(res.Incomplete) == 0
 	row.Plan = planOf(s)
+	row.Plan.WorkerOrder = real.WorkerOrder // in the platform's worker numbers
 	row.Messages, row.Units = dlsTraffic(p, &real)
 	row.Utilisation = utilisation(p, res.Makespan, p.V-res.LostLoad)
 	row.Note = fmt.Sprintf("%d stages planned knowing the perturbation (Cmax %.6g)", s.Problem.Stages, s.Cmax)
