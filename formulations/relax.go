@@ -29,7 +29,9 @@ import (
 //     of rest); each i ∈ rest returns C_i·β·L_i after the prefix's results
 //     (FIFO) or the last message sent (LIFO), and no earlier than its
 //     computing ends, and the port carries all of rest's results, chained
-//     at C_i·β·L_i (a second hop per processor).
+//     at C_i·β·L_i (a second hop per processor);
+//   - without results, Cmax is at least the end of the port's last
+//     message (the last message sent arrives by then).
 //
 // Every completion maps to a feasible point of this LP with the same loads
 // and a makespan no shorter (each start time above is at most the
@@ -68,6 +70,10 @@ func NewOrderRelaxation(p *problem.Problem, prefix, rest []int, n int) (*Network
 	last := nw.relaxStages(len(prefix), len(rest), n)
 	if p.Returns() {
 		nw.relaxResults(prefix, rest, last)
+	} else {
+		// The last message sent arrives by Cmax, so the port's work does:
+		// with rest's messages unordered nothing else says so.
+		nw.Final = []int{last}
 	}
 	nw.index()
 	return nw, nil

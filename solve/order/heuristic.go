@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/solve/engine"
 )
 
 // heuristic finds a good order: the better of the classical order (by
@@ -145,8 +148,41 @@ func (s *searcher) heuristicBound() error {
 		first = math.Min(first, lb)
 	}
 	s.bound = math.Max(root, first)
+	if b, err := s.noStartupBound(); err != nil {
+		return err
+	} else if b > s.bound {
+		s.bound = b
+	}
 	s.method = MethodHeuristic
 	return nil
+}
+
+// noStartupBound is, for one installment with unlimited buffers and no
+// results, the certified LP bound of every processor in the classical
+// order with every startup dropped: dropping startups shortens every
+// order's schedule, and without them every processor is used and the
+// order by non-decreasing C_i is the best of all (Beaumont, Casanova,
+// Legrand, Robert and Yang, "Scheduling divisible loads on star and tree
+// networks: results and open problems", IEEE TPDS 16(3), 2005;
+// TestClassicalOrderOptimalWithoutStartups checks it against brute
+// force). Elsewhere it returns −Inf.
+func (s *searcher) noStartupBound() (float64, error) {
+	if s.n != 1 || !math.IsInf(s.p.D, 1) || s.p.Returns() {
+		return math.Inf(-1), nil
+	}
+	q := Permute(s.p, s.classical())
+	for i := range q.Procs {
+		q.Procs[i].S = 0
+	}
+	s.lps++
+	out, err := engine.SolvePattern(q, formulations.FullPattern(q, 1), s.eo)
+	if err != nil {
+		if stopped(s.eo) != nil {
+			return 0, err
+		}
+		return math.Inf(-1), nil
+	}
+	return out.LowerBound, nil
 }
 
 // all returns 1..m.

@@ -163,3 +163,34 @@ func TestAgainstBruteForce(t *testing.T) {
 		}
 	})
 }
+
+// Without startups, with one installment, unlimited buffers and no
+// results, every processor is used and the order by non-decreasing C_i is
+// the best over every order and subset (Beaumont, Casanova, Legrand,
+// Robert and Yang, IEEE TPDS 16(3), 2005; Bharadwaj et al. 1996): brute
+// force agrees on random stars. The heuristic's bound rests on it.
+func TestClassicalOrderOptimalWithoutStartups(t *testing.T) {
+	slv := testutil.Clp(t)
+	rapid.Check(t, func(t *rapid.T) {
+		m := rapid.IntRange(1, 5).Draw(t, "m")
+		procs := make([]schedule.Proc, m)
+		for i := range procs {
+			procs[i] = schedule.Proc{C: rapid.Float64Range(0.01, 1).Draw(t, "C"), A: rapid.Float64Range(0.01, 2).Draw(t, "A")}
+		}
+		p := star(procs, math.Inf(1), 100)
+		s := newSearcher(p, 1, Options{Engine: engine.Options{Solver: slv, Auto: true}})
+		f0, _, _, err := s.value(s.classical())
+		if err != nil {
+			t.Fatal(err)
+		}
+		orders(m, func(ord []int) {
+			f, _, _, err := s.value(ord)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f < f0*(1-1e-9) {
+				t.Fatalf("order %v: %.12g below the classical order's %.12g", ord, f, f0)
+			}
+		})
+	})
+}
