@@ -82,7 +82,19 @@ func (s *Schedule) Summary() string {
 	if len(p.Relay) > 0 {
 		fmt.Fprintf(&b, " relay-only layers %v", p.Relay)
 	}
-	fmt.Fprintf(&b, "  S=%s C=%s A=%s D=%s V=%s", g(p.S), g(p.C), g(p.A), Float(p.D).String(), g(p.V))
+	if len(p.Procs) > 0 {
+		b.WriteString("  S:C:A")
+		for i, q := range p.Procs {
+			if i == 8 && len(p.Procs) > 9 {
+				fmt.Fprintf(&b, " ... (%d more)", len(p.Procs)-i)
+				break
+			}
+			fmt.Fprintf(&b, " %s:%s:%s", g(q.S), g(q.C), g(q.A))
+		}
+		fmt.Fprintf(&b, "  D=%s V=%s", Float(p.D).String(), g(p.V))
+	} else {
+		fmt.Fprintf(&b, "  S=%s C=%s A=%s D=%s V=%s", g(p.S), g(p.C), g(p.A), Float(p.D).String(), g(p.V))
+	}
 	if p.ResultRatio > 0 {
 		fmt.Fprintf(&b, "  results β=%s %s", g(p.ResultRatio), p.returnOrder())
 	}

@@ -65,6 +65,9 @@ func MaxLoad(p *problem.Problem, n int, deadline float64, opt Options) (*Result,
 	if err != nil {
 		return nil, wrap(err)
 	}
+	if r, q, v, err = meetDeadline(r, q, v, n, deadline, eo, opt); err != nil {
+		return nil, wrap(err)
+	}
 	s := r.s
 	if r.perm != nil {
 		s = r.remap(q)
@@ -135,6 +138,27 @@ func raiseLoad(p *problem.Problem, n int, deadline, v float64, eo engine.Options
 	q := *p
 	q.V = v
 	return r, &q, v, dl.lps, nil
+}
+
+// meetDeadline lowers the answer v by what rounding put above the
+// deadline (the deadline LP's solution satisfies Cmax ≤ T only to the
+// solver's tolerance, about 1e-11 relative): while the schedule ends after
+// T, v shrinks by four times the excess, re-solved in the same pattern.
+func meetDeadline(r *permuted, q *problem.Problem, v float64, n int, deadline float64, eo engine.Options, opt Options) (*permuted, *problem.Problem, float64, error) {
+	dl := &deadlineSearch{p: q, n: n, deadline: deadline, eo: eo, opt: opt}
+	for i := 0; i < 3 && r.s.Cmax > deadline; i++ {
+		v *= 1 - 4*(r.s.Cmax-deadline)/deadline
+		seed := &seeded{q: r.q, pat: patternOf(r.s), r: r}
+		next, err := dl.search(v, seed)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		r = next
+		qq := *q
+		qq.V = v
+		q = &qq
+	}
+	return r, q, v, nil
 }
 
 // deadlineSearch runs MaxLoad's searches and counts their LPs.

@@ -141,6 +141,80 @@ func greedyOrdered(p *problem.Problem, n int, eo engine.Options) (*permuted, err
 	return &permuted{s: s, q: q, perm: ord.Order, ord: ord}, nil
 }
 
+// SearchOrder returns the worker order Schedule would search for p with n
+// stages (processor numbers in activation order, the processors that
+// carry load), or nil when opt does not search one (SearchesOrder).
+// Searches over n and D pass it, with the orders of neighbouring points,
+// as Options.Orders to Greedy instead of searching at every point.
+func SearchOrder(p *problem.Problem, n int, opt Options) ([]int, error) {
+	ordered, err := opt.searchesOrder(p)
+	if err != nil || !ordered {
+		return nil, err
+	}
+	eo, err := opt.engine()
+	if err != nil {
+		return nil, err
+	}
+	ord, err := order.Search(p, n, order.Options{Engine: eo})
+	if err != nil {
+		return nil, wrap(err)
+	}
+	return ord.Order, nil
+}
+
+// greedyAmong is Greedy on a heterogeneous star over the candidate orders
+// of opt.Orders: the paper's prune on the processors in each order, the
+// shortest kept (an order that cannot carry V is skipped).
+func greedyAmong(p *problem.Problem, n int, eo engine.Options, orders [][]int) (*permuted, error) {
+	var best *permuted
+	var firstErr error
+	for _, perm := range orders {
+		if err := checkOrder(p, perm); err != nil {
+			return nil, err
+		}
+		q := order.Permute(p, perm)
+		if q.NMin() > n {
+			continue
+		}
+		s, err := engine.Solve(q, n, eo)
+		if err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		if best == nil || s.Cmax < best.s.Cmax*(1-1e-9) {
+			best = &permuted{s: s, q: q, perm: perm}
+		}
+	}
+	if best == nil {
+		if firstErr == nil {
+			firstErr = &problem.StagesError{N: n, NMin: order.Permute(p, orders[0]).NMin()}
+		}
+		return nil, firstErr
+	}
+	return best, nil
+}
+
+// FieldOrders names Options.Orders in errors.
+const FieldOrders = "Orders"
+
+// checkOrder refuses a candidate order that is not a sequence of distinct
+// processors of p.
+func checkOrder(p *problem.Problem, perm []int) error {
+	seen := map[int]bool{}
+	for _, d := range perm {
+		if d < 1 || d > p.M || seen[d] {
+			return &problem.FieldError{Field: FieldOrders, Value: fmt.Sprint(perm), Want: fmt.Sprintf("distinct processors from 1 to %d", p.M)}
+		}
+		seen[d] = true
+	}
+	if len(perm) == 0 {
+		return &problem.FieldError{Field: FieldOrders, Value: "[]", Want: "at least one processor"}
+	}
+	return nil
+}
+
 // joinNote appends remark b to the remarks a.
 func joinNote(a, b string) string {
 	if a == "" {

@@ -120,9 +120,10 @@ func schedulePermuted(p *problem.Problem, n int, eo engine.Options, opt Options)
 // repeats: the LP of the full n-stage pattern, certified and (unless
 // opt.NoPrune) pruned — empty messages removed and the LP re-solved until
 // every load is positive — on a heterogeneous star whose worker order is
-// searched (Options.WorkerOrder), in the order the search chooses. Unlike
-// Schedule it states no bound over every pattern and ignores opt's
-// Pattern, Cache, Warm and Verify.
+// searched (Options.WorkerOrder), in the order the search chooses, or
+// with Options.Orders in the best of those orders. Unlike Schedule it
+// states no bound over every pattern and ignores opt's Pattern, Cache,
+// Warm and Verify.
 func Greedy(p *problem.Problem, n int, opt Options) (*schedule.Schedule, error) {
 	eo, err := opt.engine()
 	if err != nil {
@@ -131,6 +132,13 @@ func Greedy(p *problem.Problem, n int, opt Options) (*schedule.Schedule, error) 
 	ordered, err := opt.searchesOrder(p)
 	if err != nil {
 		return nil, err
+	}
+	if len(opt.Orders) > 0 && order.Applies(p) {
+		r, err := greedyAmong(p, n, eo, opt.Orders)
+		if err != nil {
+			return nil, wrap(err)
+		}
+		return r.remap(p), nil
 	}
 	if ordered {
 		r, err := greedyOrdered(p, n, eo)
