@@ -498,7 +498,31 @@ func dlsKnown(ctx context.Context, p *Platform, o Options, nominal Row) (Row, er
 	if err != nil {
 		return row, fmt.Errorf("compare: dls-known: verification: %w", err)
 	}
-	// Replay on the real platform: the plan's processor k is worker ids[k].
+	real := p.onReal(s, ids)
+	res, err := replay.Earliest(real, replay.Options{Context: ctx, Faults: p.faults()})
+	if err != nil {
+		return row, fmt.Errorf("compare: dls-known: replay: %w", err)
+	}
+	row.Makespan, row.Verified, row.Completed = res.Makespan, ver.OK, len(res.Incomplete) == 0
+	row.Plan = planOf(s)
+	row.Plan.WorkerOrder = real.WorkerOrder // in the platform's worker numbers
+	row.Messages, row.Units = dlsTraffic(p, real)
+	row.Utilisation = utilisation(p, res.Makespan, p.V-res.LostLoad)
+	row.Note = fmt.Sprintf("%d stages planned knowing the perturbation (Cmax %.6g)", s.Problem.Stages, s.Cmax)
+	if nominal.Completed && (!row.Completed || nominal.Makespan < row.Makespan) {
+		keep := nominal
+		keep.Strategy = "dls-known"
+		keep.Note = "the nominal plan does better on the real platform than the plan that knows the perturbation (" + row.Note + ")"
+		return keep, nil
+	}
+	return row, nil
+}
+
+// onReal returns the plan s of the workers ids (the plan's processor k is
+// worker ids[k−1]) as a schedule of the real platform: its workers and
+// their nominal parameters, the chunks and the worker order in the
+// platform's numbers, the hops left for the replay to derive.
+func (p *Platform) onReal(s *schedule.Schedule, ids []int) *schedule.Schedule {
 	real := *s
 	real.Problem.Procs = nil
 	real.Problem.M = p.M
@@ -517,23 +541,7 @@ func dlsKnown(ctx context.Context, p *Platform, o Options, nominal Row) (Row, er
 			real.Problem.Procs = append(real.Problem.Procs, schedule.Proc{S: p.S, C: p.C, A: p.a(i)})
 		}
 	}
-	res, err := replay.Earliest(&real, replay.Options{Context: ctx, Faults: p.faults()})
-	if err != nil {
-		return row, fmt.Errorf("compare: dls-known: replay: %w", err)
-	}
-	row.Makespan, row.Verified, row.Completed = res.Makespan, ver.OK, len(res.Incomplete) == 0
-	row.Plan = planOf(s)
-	row.Plan.WorkerOrder = real.WorkerOrder // in the platform's worker numbers
-	row.Messages, row.Units = dlsTraffic(p, &real)
-	row.Utilisation = utilisation(p, res.Makespan, p.V-res.LostLoad)
-	row.Note = fmt.Sprintf("%d stages planned knowing the perturbation (Cmax %.6g)", s.Problem.Stages, s.Cmax)
-	if nominal.Completed && (!row.Completed || nominal.Makespan < row.Makespan) {
-		keep := nominal
-		keep.Strategy = "dls-known"
-		keep.Note = "the nominal plan does better on the real platform than the plan that knows the perturbation (" + row.Note + ")"
-		return keep, nil
-	}
-	return row, nil
+	return &real
 }
 
 // farm runs one farming strategy with m tasks of V/m units.

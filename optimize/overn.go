@@ -233,16 +233,9 @@ func OverN(p *problem.Problem, opt Options) (*NResult, error) {
 		return nil, errors.New("optimize: no solver")
 	}
 	t0 := time.Now()
-	nmin := p.NMin()
-	if nmin >= math.MaxInt32 {
-		return nil, &problem.FieldError{Field: "D", Value: fmt.Sprintf("%g", p.D), Want: "a buffer large enough for fewer than 2^31 stages"}
-	}
-	nmax := opt.NMax
-	if nmax <= 0 {
-		nmax = nmin + DefaultSpan
-	}
-	if nmax < nmin {
-		return nil, &problem.FieldError{Field: "NMax", Value: fmt.Sprint(nmax), Want: fmt.Sprintf("at least n_min=%d", nmin)}
+	nmin, nmax, err := stageRange(p, opt)
+	if err != nil {
+		return nil, err
 	}
 	b := PatternBound(p, opt.Solve)
 	res := &NResult{NMin: nmin, Bound: b, Pruned: !opt.Solve.NoPrune}
@@ -288,16 +281,7 @@ func OverN(p *problem.Problem, opt Options) (*NResult, error) {
 	if eng != nil {
 		eng.Close()
 	}
-	if !res.Covered {
-		res.RuleN = b.FirstAbove(float64(res.Best.Cmax))
-	}
-	if !res.Covered && res.RuleN == 0 {
-		s0 := "S = 0: every stage is free, L(n) does not grow and no finite search covers all n"
-		if res.Note != "" {
-			s0 = res.Note + "; " + s0
-		}
-		res.Note = s0
-	}
+	res.ruleN()
 	if !opt.noFinal {
 		fin, err := finalAt(p, res.Best.Stages, p.D, opt.Solve)
 		if err != nil {
@@ -309,6 +293,38 @@ func OverN(p *problem.Problem, opt Options) (*NResult, error) {
 		res.Stats.Seconds = time.Since(t0).Seconds()
 	}
 	return res, nil
+}
+
+// stageRange returns the stages OverN evaluates: from n_min to
+// opt.NMax (n_min + DefaultSpan when zero).
+func stageRange(p *problem.Problem, opt Options) (nmin, nmax int, err error) {
+	nmin = p.NMin()
+	if nmin >= math.MaxInt32 {
+		return 0, 0, &problem.FieldError{Field: "D", Value: fmt.Sprintf("%g", p.D), Want: "a buffer large enough for fewer than 2^31 stages"}
+	}
+	nmax = opt.NMax
+	if nmax <= 0 {
+		nmax = nmin + DefaultSpan
+	}
+	if nmax < nmin {
+		return 0, 0, &problem.FieldError{Field: "NMax", Value: fmt.Sprint(nmax), Want: fmt.Sprintf("at least n_min=%d", nmin)}
+	}
+	return nmin, nmax, nil
+}
+
+// ruleN sets RuleN when the rule did not fire, and says so when no finite
+// search covers every n.
+func (res *NResult) ruleN() {
+	if !res.Covered {
+		res.RuleN = res.Bound.FirstAbove(float64(res.Best.Cmax))
+	}
+	if !res.Covered && res.RuleN == 0 {
+		s0 := "S = 0: every stage is free, L(n) does not grow and no finite search covers all n"
+		if res.Note != "" {
+			s0 = res.Note + "; " + s0
+		}
+		res.Note = s0
+	}
 }
 
 // orders holds the worker orders a curve of a heterogeneous star whose
