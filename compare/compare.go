@@ -164,11 +164,17 @@ type Plan struct {
 	PatternLowerBound float64               `json:"pattern_lower_bound"`
 	PatternGap        float64               `json:"pattern_gap"`
 	Pattern           *schedule.PatternInfo `json:"pattern,omitempty"`
+	// WorkerOrder and WorkerOrderMethod say which workers of a
+	// heterogeneous star the plan loads, in activation order, and how the
+	// order was found (the order search of `dlsched solve`).
+	WorkerOrder       []int  `json:"worker_order,omitempty"`
+	WorkerOrderMethod string `json:"worker_order_method,omitempty"`
 }
 
 func planOf(s *schedule.Schedule) *Plan {
 	return &Plan{Stages: s.Problem.Stages, Cmax: s.Cmax, LowerBound: s.LowerBound, Gap: s.Gap,
-		PatternLowerBound: s.PatternLowerBound, PatternGap: s.PatternGap, Pattern: s.Pattern}
+		PatternLowerBound: s.PatternLowerBound, PatternGap: s.PatternGap, Pattern: s.Pattern,
+		WorkerOrder: s.WorkerOrder, WorkerOrderMethod: s.WorkerOrderMethod}
 }
 
 // Report is the comparison.

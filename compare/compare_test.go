@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/solve"
 )
 
 func fig6(m int) Platform {
@@ -270,5 +272,33 @@ func TestChart(t *testing.T) {
 	r.Rows = r.Rows[:3]
 	if c := r.Chart(); c.LogY {
 		t.Errorf("makespans 0.5 to 0.517 on a log axis")
+	}
+}
+// On a heterogeneous star the dls plan comes from the worker order search
+// of `dlsched solve` (issue 30): its order is searched exactly, it is
+// never longer than the plan in the given order, and a crashed worker's
+// dls-known replan maps its order back to the platform's workers.
+func TestHeterogeneousPlanSearchesOrder(t *testing.T) {
+	s := newClp(t)
+	p := Platform{Topology: "star", M: 4, S: 0.05, C: 0.01, A: 0.1, D: schedule.Float(math.Inf(1)), V: 100,
+		Procs: []float64{0.4, 0.1, 0.2, 0.05}, Crashes: []Crash{{Worker: 2, At: 0}}}
+	r, err := Run(context.Background(), p, Options{Solver: s, NMax: 5, Strategies: []string{"dls", "dls-known"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := row(t, r, "dls", 0)
+	if d.Plan == nil || d.Plan.WorkerOrderMethod != "exact" || len(d.Plan.WorkerOrder) == 0 {
+		t.Fatalf("dls plan %+v", d.Plan)
+	}
+	given, err := solve.Schedule(p.problem(p.Procs), d.Plan.Stages, solve.Options{Solver: s, WorkerOrder: solve.OrderGiven})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Plan.Cmax > given.Schedule.Cmax*(1+1e-9) {
+		t.Errorf("searched plan %g, given order %g", d.Plan.Cmax, given.Schedule.Cmax)
+	}
+	k := row(t, r, "dls-known", 0)
+	if k.Plan == nil || !k.Completed || len(k.Plan.WorkerOrder) == 0 || slices.Contains(k.Plan.WorkerOrder, 2) {
+		t.Errorf("dls-known %+v plan %+v", k, k.Plan)
 	}
 }

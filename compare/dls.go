@@ -226,6 +226,7 @@ func dlsKnown(ctx context.Context, p *Platform, o Options, nominal Row) (Row, er
 		return row, fmt.Errorf("compare: dls-known: replay: %w", err)
 	}
 	row.Verified, row.Plan, row.Events = ver.OK, planOf(s), int64(ver.Events)+res.Events
+	row.Plan.WorkerOrder = real.WorkerOrder // in the platform's worker numbers
 	row.Messages, row.Units = dlsTraffic(p, real)
 	row.Note = fmt.Sprintf("%s planned knowing the perturbation (Cmax %.6g)", stages(s.Problem.Stages), s.Cmax)
 	replayed(&row, p, &res)
@@ -239,7 +240,8 @@ func dlsKnown(ctx context.Context, p *Platform, o Options, nominal Row) (Row, er
 }
 
 // onWorkers is s, planned for the workers ids, on the real platform: the
-// plan's processor k is worker ids[k-1].
+// plan's processor k is worker ids[k-1], in the chunks and in the worker
+// order; the hops are left for the replay to derive.
 func onWorkers(p *Platform, s *schedule.Schedule, ids []int) *schedule.Schedule {
 	real := *s
 	real.Problem.Procs = nil
@@ -249,6 +251,10 @@ func onWorkers(p *Platform, s *schedule.Schedule, ids []int) *schedule.Schedule 
 	for i := range real.Chunks {
 		real.Chunks[i].Processor = ids[real.Chunks[i].Processor-1]
 		real.Chunks[i].Hops = nil
+	}
+	real.WorkerOrder = nil
+	for _, k := range s.WorkerOrder {
+		real.WorkerOrder = append(real.WorkerOrder, ids[k-1])
 	}
 	if len(p.Procs) > 0 {
 		for i := 1; i <= p.M; i++ {

@@ -111,6 +111,9 @@ type Layout struct {
 	// Exist[j] is the binary column of message j in a pattern MILP
 	// (BuildPatternMILP); nil in an LP.
 	Exist []int
+	// FinRow[q] is the row Cmax ≥ end of hop Network.Final[q] (result
+	// messages; results.go).
+	FinRow []int
 }
 
 // SizeEstimate predicts the size of the LP before it is built.
@@ -171,7 +174,20 @@ func (nw *Network) Estimate(f Form) SizeEstimate {
 		perDest = append(perDest, float64(len(msgs)))
 	}
 	e := estimate(float64(len(nw.Pattern)), float64(len(nw.Hops)), na, perDest, f)
-	e.Generated = GeneratedByDefault(nw.Prob.Kind, f, len(nw.Pattern))
+	// Result messages: an arc out of one has a term per load of its
+	// destination instead of one, and each final row two more.
+	extra := 0
+	for _, a := range nw.Arcs {
+		if h := nw.Hops[a.From]; h.Total {
+			extra += len(nw.DestMsgs[nw.Pattern[h.Msg].Dest]) - 1
+		}
+	}
+	for _, h := range nw.Final {
+		extra += 2 + len(nw.DestMsgs[nw.Pattern[nw.Hops[h].Msg].Dest])
+	}
+	e.Rows += int64(len(nw.Final))
+	e.Nonzeros += int64(extra)
+	e.Generated = GeneratedByDefault(nw.Prob.Kind, f, len(nw.Pattern)) && !nw.HasResults()
 	return e
 }
 
@@ -281,7 +297,7 @@ func (nw *Network) BuildRestricted(sc Scale, live []bool) (*lp.Model, *Layout) {
 // isChain reports whether the network's arcs are exactly hop h−1 → hop h
 // for every h ≥ 1 (stars and binomial trees).
 func (nw *Network) isChain() bool {
-	if len(nw.Arcs) != len(nw.Hops)-1 || len(nw.Hops) == 0 {
+	if len(nw.Arcs) != len(nw.Hops)-1 || len(nw.Hops) == 0 || nw.HasResults() {
 		return false
 	}
 	for a, arc := range nw.Arcs {
@@ -329,7 +345,7 @@ func (nw *Network) buildChain(m *lp.Model, lay *Layout, sc Scale) {
 					[]int{lay.Start[msgs[q+1]], lay.Start[j], lay.Alpha[j]}, []float64{1, -1, -aRate * lscale})
 			} else {
 				lay.ChainRow[j] = m.AddRow(nw.msgName("fin", j), 0, math.Inf(1),
-					[]int{lay.Cmax, lay.Start[j], lay.Alpha[j]}, []float64{1, -1, -aRate * lscale})
+					[]int{lay.target(nw, d), lay.Start[j], lay.Alpha[j]}, []float64{1, -1, -aRate * lscale})
 			}
 		}
 	}

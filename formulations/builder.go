@@ -49,6 +49,9 @@ func (nw *Network) build(f Form, sc Scale, exist bool, live []bool) (*lp.Model, 
 		b.computing(d)
 	}
 	b.loadRow()
+	if len(nw.Final) > 0 {
+		b.finalRows()
+	}
 	return b.m, b.lay
 }
 
@@ -154,7 +157,7 @@ func (b *builder) suffixColumns() {
 func (b *builder) arcRows() {
 	lay, nw := b.lay, b.nw
 	for h, in := range lay.In {
-		if len(in) == 0 && !b.printed {
+		if len(in) == 0 && !b.printed && nw.waiter(h) == 0 {
 			b.m.ColUpper[lay.Time[h]] = 0
 		}
 	}
@@ -168,19 +171,18 @@ func (b *builder) arcRows() {
 		from := nw.Hops[a.From]
 		b.cols = append(b.cols[:0], lay.Time[a.To], lay.Time[a.From])
 		b.vals = append(b.vals[:0], 1, -1)
-		if c := lay.Alpha[from.Msg]; c >= 0 {
-			b.cols = append(b.cols, c)
-			b.vals = append(b.vals, -from.Coef*b.lscale)
-		}
+		b.loadTerms(a.From, -from.Coef*b.lscale)
 		lo := from.Const * b.tscale
-		if b.exist {
+		if b.exist && !from.Total {
 			// The startup moves to the existence column.
 			b.cols = append(b.cols, lay.Exist[from.Msg])
 			b.vals = append(b.vals, -lo)
 			lo = 0
 		}
 		up := math.Inf(1)
-		if len(lay.In[a.To]) == 1 && !b.printed {
+		if len(lay.In[a.To]) == 1 && !b.printed && nw.waiter(a.To) == 0 {
+			// The hop's one arc decides its start (a result message also
+			// waits for its destination's computing: an inequality).
 			up = lo
 		}
 		prefix := a.Kind.String()
@@ -207,7 +209,7 @@ func (b *builder) computing(d int) {
 		hops := nw.MsgHops[j]
 		last := nw.Hops[hops[len(hops)-1]]
 		lay.CompRow[j] = b.m.AddRow(nw.msgName("comp", j), last.Const*b.tscale, math.Inf(1),
-			[]int{lay.Cmax, lay.Time[hops[len(hops)-1]]}, []float64{1, -1})
+			[]int{lay.target(nw, d), lay.Time[hops[len(hops)-1]]}, []float64{1, -1})
 	}
 	msgs := b.msgs[d]
 	for q, j := range msgs {
@@ -233,7 +235,7 @@ func (b *builder) computingRow(d int, msgs []int, q int) int {
 	j := msgs[q]
 	hops := nw.MsgHops[j]
 	last := nw.Hops[hops[len(hops)-1]]
-	b.cols = append(b.cols[:0], lay.Cmax, lay.Time[hops[len(hops)-1]], lay.Alpha[j])
+	b.cols = append(b.cols[:0], lay.target(nw, d), lay.Time[hops[len(hops)-1]], lay.Alpha[j])
 	b.vals = append(b.vals[:0], 1, -1, -last.Coef*b.lscale)
 	switch {
 	case b.f == FormPaper:

@@ -2,6 +2,7 @@ package formulations
 
 import (
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/dlsched/dlsched/lp"
@@ -33,6 +34,12 @@ import (
 //  5. Load row: with everything else fixed the bound is a concave
 //     piecewise-linear function of the load row's dual λ, maximised at a
 //     breakpoint r_j/w_j found by sorting.
+//
+// With result messages (results.go) Cmax is held by the final rows and a
+// result message's start by its destination's computing rows and the arc
+// from the port's previous message: step 2 scales the final rows, and the
+// result hops get step 4 first (last to first), so that the computing
+// duals step 4 scales there are final before step 3 reads them.
 func (lay *Layout) RepairDuals(m *lp.Model, nw *Network, y []float64) []float64 {
 	out := make([]float64, m.NumRows())
 	copy(out, y)
@@ -45,11 +52,14 @@ func (lay *Layout) RepairDuals(m *lp.Model, nw *Network, y []float64) []float64 
 		}
 	}
 	lay.repairCmax(nw, out)
+	if nw.HasResults() {
+		lay.repairStarts(m, nw, out, true)
+	}
 	if lay.Form == FormChain {
 		lay.repairChainStarts(nw, out)
 	}
 	lay.repairSuffix(m, nw, out)
-	lay.repairStarts(m, nw, out)
+	lay.repairStarts(m, nw, out, false)
 	out[lay.LoadRow] = lay.bestLoadDual(m, nw, out)
 	return out
 }
@@ -59,7 +69,16 @@ func (lay *Layout) RepairDuals(m *lp.Model, nw *Network, y []float64) []float64 
 // — are scaled down to sum to at most 1, Cmax's objective coefficient.
 func (lay *Layout) repairCmax(nw *Network, out []float64) {
 	cmaxRows := lay.CompRow
-	if lay.Form == FormChain {
+	if nw.HasResults() {
+		cmaxRows = slices.Clone(lay.FinRow)
+		for _, d := range nw.Dests {
+			if _, ok := nw.ResultHop[d]; !ok {
+				for _, j := range nw.DestMsgs[d] {
+					cmaxRows = append(cmaxRows, lay.CompRow[j])
+				}
+			}
+		}
+	} else if lay.Form == FormChain {
 		cmaxRows = nil
 		for _, d := range nw.Dests {
 			msgs := nw.DestMsgs[d]
@@ -132,11 +151,13 @@ func coefOf(m *lp.Model, r, c int) float64 {
 	return 0
 }
 
-// repairStarts is step 4: the start times, last hop first. A hop's
-// outflow is its out-arcs' duals plus its delivery's computing row; a
-// single equality in-arc gets exactly the outflow, several in-arcs are
-// scaled down to it.
-func (lay *Layout) repairStarts(m *lp.Model, nw *Network, out []float64) {
+// repairStarts is step 4: the start times, last hop first (only the
+// result hops when results is set). A hop's outflow is its out-arcs'
+// duals plus its delivery's computing row (or its final row); its inflow
+// its in-arcs' duals plus, for a result message, its destination's
+// computing rows. A single equality in-arc gets exactly the outflow;
+// otherwise the inflow is scaled down to it.
+func (lay *Layout) repairStarts(m *lp.Model, nw *Network, out []float64, results bool) {
 	arcs, inArcs := lay.Arcs, lay.In
 	if arcs == nil {
 		arcs, inArcs = nw.Arcs, nw.In
@@ -152,7 +173,15 @@ func (lay *Layout) repairStarts(m *lp.Model, nw *Network, out []float64) {
 	for j, hops := range nw.MsgHops {
 		delivery[hops[len(hops)-1]] = j
 	}
+	final := make(map[int]int, len(nw.Final))
+	for q, h := range nw.Final {
+		final[h] = lay.FinRow[q]
+	}
+	var in []int
 	for h := len(nw.Hops) - 1; h >= 0; h-- {
+		if results && nw.Hops[h].Level >= 0 {
+			break // result hops come last
+		}
 		if m.ColUpper[lay.Time[h]] == 0 {
 			continue // fixed at 0: any reduced cost is harmless
 		}
@@ -163,20 +192,38 @@ func (lay *Layout) repairStarts(m *lp.Model, nw *Network, out []float64) {
 		if j := delivery[h]; j >= 0 {
 			avail += out[lay.CompRow[j]]
 		}
-		in := inArcs[h]
-		if len(in) == 1 && m.RowLower[lay.ArcRow[in[0]]] == m.RowUpper[lay.ArcRow[in[0]]] {
-			out[lay.ArcRow[in[0]]] = avail
+		if r, ok := final[h]; ok {
+			avail += out[r]
+		}
+		in = in[:0]
+		for _, a := range inArcs[h] {
+			in = append(in, lay.ArcRow[a])
+		}
+		if d := nw.waiter(h); d > 0 {
+			for _, j := range nw.DestMsgs[d] {
+				if r := lay.CompRow[j]; r >= 0 {
+					in = append(in, r)
+				}
+			}
+		} else if len(in) == 1 && m.RowLower[in[0]] == m.RowUpper[in[0]] {
+			out[in[0]] = avail
 			continue
 		}
-		inflow := 0.0
-		for _, a := range in {
-			inflow += out[lay.ArcRow[a]]
-		}
-		if inflow > avail && inflow > 0 {
-			f := math.Max(avail, 0) / inflow
-			for _, a := range in {
-				out[lay.ArcRow[a]] *= f
-			}
+		scaleDown(out, in, avail)
+	}
+}
+
+// scaleDown scales the duals of rows down so that they sum to at most
+// avail (at least 0).
+func scaleDown(out []float64, rows []int, avail float64) {
+	inflow := 0.0
+	for _, r := range rows {
+		inflow += out[r]
+	}
+	if inflow > avail && inflow > 0 {
+		f := math.Max(avail, 0) / inflow
+		for _, r := range rows {
+			out[r] *= f
 		}
 	}
 }

@@ -52,8 +52,24 @@ func EstimateFull(p *problem.Problem, n int, f Form) SizeEstimate {
 	for i := range perDest {
 		perDest[i] = fn
 	}
+	results := p.Kind == topology.Star && p.Returns() && nm > 0
+	if results {
+		// One result message per destination, chained on the port after
+		// the last distribution message (results.go).
+		m := float64(len(dests))
+		nh += m
+		na += m
+	}
 	e := estimate(nm, nh, na, perDest, f)
-	e.Generated = GeneratedByDefault(p.Kind, f, int(math.Min(nm, math.MaxInt32)))
+	if results {
+		// The arcs out of the result messages but the last have a term
+		// per load of their destination (n) instead of one; the final
+		// row has 2 + n.
+		m := float64(len(dests))
+		e.Rows++
+		e.Nonzeros = satInt(float64(e.Nonzeros) + (m-1)*(fn-1) + 2 + fn)
+	}
+	e.Generated = GeneratedByDefault(p.Kind, f, int(math.Min(nm, math.MaxInt32))) && !results
 	return e
 }
 

@@ -11,7 +11,8 @@ import (
 
 // EstimateFull, computed from the parameters alone, equals the estimate of
 // the network it predicts (compact form), which bounds the built model on random problems of every
-// topology, with relay-only layers and both buffer counts.
+// topology, with relay-only layers, both buffer counts and, on stars,
+// result messages.
 func TestEstimateFullMatchesNetwork(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		kind := rapid.SampledFrom([]topology.Kind{topology.Star, topology.Tree, topology.Binomial}).Draw(t, "kind")
@@ -19,6 +20,10 @@ func TestEstimateFullMatchesNetwork(t *testing.T) {
 			M: rapid.IntRange(1, 6).Draw(t, "m"), P: rapid.IntRange(1, 3).Draw(t, "p"), H: rapid.IntRange(1, 5).Draw(t, "h"),
 			Buffers: rapid.IntRange(1, 2).Draw(t, "buffers"),
 			Order:   rapid.SampledFrom([]topology.Order{topology.NLF, topology.LLF}).Draw(t, "order")}
+		if kind == topology.Star && rapid.Bool().Draw(t, "results") {
+			p.ResultRatio = 0.5
+			p.Return = rapid.SampledFrom([]problem.ReturnOrder{problem.ReturnFIFO, problem.ReturnLIFO}).Draw(t, "return")
+		}
 		if kind != topology.Star && p.H > 1 {
 			if l := rapid.IntRange(0, p.H).Draw(t, "relay"); l > 0 && l < p.H {
 				p.Relay = []int{l}

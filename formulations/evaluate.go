@@ -32,14 +32,36 @@ func (nw *Network) Evaluate(alpha []float64) *Timing {
 		Start: make([]float64, len(nw.Hops)), End: make([]float64, len(nw.Hops)),
 		ComputeStart: make([]float64, len(nw.Pattern)), ComputeEnd: make([]float64, len(nw.Pattern)),
 	}
+	var finish map[int]float64 // per destination, the end of its computing
 	for h, hop := range nw.Hops {
+		if hop.Level < 0 && finish == nil {
+			// Result messages come after every delivery.
+			finish = nw.evalComputing(t, alpha)
+		}
 		s := 0.0
 		for _, a := range nw.In[h] {
 			s = math.Max(s, t.End[nw.Arcs[a].From])
 		}
+		if d := nw.waiter(h); d > 0 {
+			s = math.Max(s, finish[d])
+		}
 		t.Start[h] = s
-		t.End[h] = s + hop.Const + hop.Coef*alpha[hop.Msg]
+		t.End[h] = s + hop.Const + hop.Coef*nw.HopLoad(h, alpha)
 	}
+	if finish == nil {
+		nw.evalComputing(t, alpha)
+	}
+	for _, h := range nw.Final {
+		t.Cmax = math.Max(t.Cmax, t.End[h])
+	}
+	return t
+}
+
+// evalComputing times every destination's computing, chunk after chunk in
+// arrival order, raises t.Cmax to each end and returns the end of each
+// destination's computing (its arrival for chunks without load).
+func (nw *Network) evalComputing(t *Timing, alpha []float64) map[int]float64 {
+	finish := make(map[int]float64, len(nw.Dests))
 	for _, d := range nw.Dests {
 		_, _, a := nw.Prob.Params(d)
 		free := 0.0
@@ -51,8 +73,9 @@ func (nw *Network) Evaluate(alpha []float64) *Timing {
 			t.ComputeEnd[j] = free
 			t.Cmax = math.Max(t.Cmax, free)
 		}
+		finish[d] = free
 	}
-	return t
+	return finish
 }
 
 // RepairLoads returns loads that are exactly feasible: each within
@@ -171,5 +194,6 @@ func (nw *Network) Schedule(t *Timing, n int) *schedule.Schedule {
 		s.Chunks[j] = c
 	}
 	s.Stages = len(stages)
+	nw.scheduleResults(t, s)
 	return s
 }

@@ -57,6 +57,10 @@ type Hop struct {
 	// Steps is the number of binomial steps this hop stands for (0 for a
 	// plain hop).
 	Steps int
+	// Total: the duration is Const + Coef·(the total load of the
+	// destination of message Msg), not of Msg alone — a result message
+	// (results.go). Such hops have Level −1 and are not in MsgHops.
+	Total bool
 }
 
 // ArcKind says which rule of the physical model an arc encodes.
@@ -111,9 +115,18 @@ type Network struct {
 	Dests []int
 	// In[h] lists the arcs into hop h.
 	In [][]int
+	// ResultHop[d] is the hop of destination d's result message (stars
+	// with Problem.ResultRatio > 0; nil otherwise): it starts no earlier
+	// than d's computing has ended, so d's computing rows end at its start
+	// instead of at Cmax. Final lists the hops whose end bounds Cmax (the
+	// last result message). Result hops come after every other hop.
+	ResultHop map[int]int
+	Final     []int
 }
 
-// Duration returns the length of hop h for load alpha.
+// Duration returns the length of hop h for load alpha (the load of its
+// message, or for a result message the total load of its destination:
+// HopLoad).
 func (nw *Network) Duration(h int, alpha float64) float64 {
 	return nw.Hops[h].Const + nw.Hops[h].Coef*alpha
 }
@@ -140,16 +153,24 @@ func NewNetwork(p *problem.Problem, pat Pattern) (*Network, error) {
 	switch p.Kind {
 	case topology.Star:
 		nw.buildStar()
+		if nw.resultsOn() && len(pat) > 0 {
+			nw.addResults()
+		}
 	case topology.Tree:
 		nw.buildTree()
 	case topology.Binomial:
 		nw.buildBinomial()
 	}
+	nw.index()
+	return nw, nil
+}
+
+// index fills In from Arcs.
+func (nw *Network) index() {
 	nw.In = make([][]int, len(nw.Hops))
 	for a, arc := range nw.Arcs {
 		nw.In[arc.To] = append(nw.In[arc.To], a)
 	}
-	return nw, nil
 }
 
 func (nw *Network) addHop(h Hop) int {

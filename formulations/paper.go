@@ -64,8 +64,8 @@ func (g *paperGen) add(eq string, kind ArcKind, i1, k1, l1, i2, k2, l2 int) {
 // earliest start times for any loads (tested in paper_test.go).
 func (nw *Network) paperArcs() ([]Arc, bool) {
 	p := nw.Prob
-	if len(p.Relay) > 0 {
-		return nil, false
+	if len(p.Relay) > 0 || nw.HasResults() {
+		return nil, false // no printed family covers them
 	}
 	dests := p.Dests()
 	if len(dests) == 0 || len(nw.Pattern)%len(dests) != 0 {

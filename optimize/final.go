@@ -27,6 +27,10 @@ type Final struct {
 	PatternGap        schedule.Float `json:"pattern_gap"`
 	// Pattern says how the messages were chosen.
 	Pattern *schedule.PatternInfo `json:"pattern"`
+	// WorkerOrder and WorkerOrderMethod are the schedule's (a star with
+	// per-processor parameters; schedule.Schedule.WorkerOrder).
+	WorkerOrder       []int  `json:"worker_order,omitempty"`
+	WorkerOrderMethod string `json:"worker_order_method,omitempty"`
 	// Schedule is the schedule itself.
 	Schedule *schedule.Schedule `json:"-"`
 }
@@ -45,5 +49,5 @@ func finalAt(p *problem.Problem, n int, d float64, opt solve.Options) (*Final, e
 	return &Final{Stages: n, D: schedule.Float(d), Cmax: schedule.Float(s.Cmax),
 		LowerBound: schedule.Float(s.LowerBound), Gap: schedule.Float(s.Gap),
 		PatternLowerBound: schedule.Float(s.PatternLowerBound), PatternGap: schedule.Float(s.PatternGap),
-		Pattern: s.Pattern, Schedule: s}, nil
+		Pattern: s.Pattern, WorkerOrder: s.WorkerOrder, WorkerOrderMethod: s.WorkerOrderMethod, Schedule: s}, nil
 }

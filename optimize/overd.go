@@ -388,6 +388,6 @@ func evalD(p *problem.Problem, d float64, opt DOptions, st *Stats) (Point, strin
 	}
 	st.Cold++
 	pt := pointOf(&q, n, s)
-	pt.Bound = schedule.Float(FullPatternBound(&q).At(n))
+	pt.Bound = schedule.Float(PatternBound(&q, opt.Solve).At(n))
 	return pt, "", nil
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/dlsched/dlsched/problem"
@@ -155,6 +156,23 @@ func FullPatternBound(p *problem.Problem) Bound {
 	}
 }
 
+// PatternBound is the line L(n) below every point of a search with opt:
+// FullPatternBound, or, on a heterogeneous star whose worker order is
+// searched (solve.Options.WorkerOrder), where a point may use any order
+// of any subset of the processors, the bound over every subset: the full
+// n-stage pattern of a subset pays at least n·min S_i of startups and the
+// port carries V at min C_i at best, so L(n) = n·min S_i + V·min C_i.
+func PatternBound(p *problem.Problem, opt solve.Options) Bound {
+	if ordered, _ := opt.SearchesOrder(p); !ordered {
+		return FullPatternBound(p)
+	}
+	minS, minC := math.Inf(1), math.Inf(1)
+	for _, q := range p.Procs {
+		minS, minC = math.Min(minS, q.S), math.Min(minC, q.C)
+	}
+	return Bound{Slope: minS, Intercept: minC * p.V}
+}
+
 // NResult is the outcome of OverN.
 type NResult struct {
 	// Curve holds the evaluated points in increasing n.
@@ -203,7 +221,7 @@ type Stats struct {
 // whole curve and the best n. Each point is solve.Greedy(p, n) — with
 // pruning unless opt.Solve.NoPrune — so a point is exactly what
 // `dlsched solve --stages n` reports. The search stops before the first n
-// with L(n) > Best.Cmax (FullPatternBound; the package doc gives what this
+// with L(n) > Best.Cmax (PatternBound; the package doc gives what this
 // covers) or after opt.NMax. With pruning off, points are solved from the
 // previous point's basis when the solver supports it (see the package doc
 // for the measured gain).
@@ -215,21 +233,18 @@ func OverN(p *problem.Problem, opt Options) (*NResult, error) {
 		return nil, errors.New("optimize: no solver")
 	}
 	t0 := time.Now()
-	nmin := p.NMin()
-	if nmin >= math.MaxInt32 {
-		return nil, &problem.FieldError{Field: "D", Value: fmt.Sprintf("%g", p.D), Want: "a buffer large enough for fewer than 2^31 stages"}
+	nmin, nmax, err := stageRange(p, opt)
+	if err != nil {
+		return nil, err
 	}
-	nmax := opt.NMax
-	if nmax <= 0 {
-		nmax = nmin + DefaultSpan
-	}
-	if nmax < nmin {
-		return nil, &problem.FieldError{Field: "NMax", Value: fmt.Sprint(nmax), Want: fmt.Sprintf("at least n_min=%d", nmin)}
-	}
-	b := FullPatternBound(p)
+	b := PatternBound(p, opt.Solve)
 	res := &NResult{NMin: nmin, Bound: b, Pruned: !opt.Solve.NoPrune}
 	res.Best.Cmax = schedule.Float(math.Inf(1))
 	eng := warmFor(p, opt)
+	ord, err := newOrders(p, nmin, opt.Solve)
+	if err != nil {
+		return nil, err
+	}
 	for n := nmin; ; n++ {
 		best := float64(res.Best.Cmax)
 		if n > nmin && b.At(n) > best {
@@ -241,7 +256,8 @@ func OverN(p *problem.Problem, opt Options) (*NResult, error) {
 			res.Note = fmt.Sprintf("stopped by the guard n_max=%d before the stopping rule fired", nmax)
 			break
 		}
-		pt, s, err := evalN(p, n, opt.Solve, eng, &res.Stats)
+		pt, s, err := evalN(p, n, ord.options(opt.Solve), eng, &res.Stats)
+		ord.saw(s)
 		if err != nil {
 			var se *solve.SizeError
 			if errors.As(err, &se) && n > nmin {
@@ -265,16 +281,7 @@ func OverN(p *problem.Problem, opt Options) (*NResult, error) {
 	if eng != nil {
 		eng.Close()
 	}
-	if !res.Covered {
-		res.RuleN = b.FirstAbove(float64(res.Best.Cmax))
-	}
-	if !res.Covered && res.RuleN == 0 {
-		s0 := "S = 0: every stage is free, L(n) does not grow and no finite search covers all n"
-		if res.Note != "" {
-			s0 = res.Note + "; " + s0
-		}
-		res.Note = s0
-	}
+	res.ruleN()
 	if !opt.noFinal {
 		fin, err := finalAt(p, res.Best.Stages, p.D, opt.Solve)
 		if err != nil {
@@ -286,6 +293,76 @@ func OverN(p *problem.Problem, opt Options) (*NResult, error) {
 		res.Stats.Seconds = time.Since(t0).Seconds()
 	}
 	return res, nil
+}
+
+// stageRange returns the stages OverN evaluates: from n_min to
+// opt.NMax (n_min + DefaultSpan when zero).
+func stageRange(p *problem.Problem, opt Options) (nmin, nmax int, err error) {
+	nmin = p.NMin()
+	if nmin >= math.MaxInt32 {
+		return 0, 0, &problem.FieldError{Field: "D", Value: fmt.Sprintf("%g", p.D), Want: "a buffer large enough for fewer than 2^31 stages"}
+	}
+	nmax = opt.NMax
+	if nmax <= 0 {
+		nmax = nmin + DefaultSpan
+	}
+	if nmax < nmin {
+		return 0, 0, &problem.FieldError{Field: "NMax", Value: fmt.Sprint(nmax), Want: fmt.Sprintf("at least n_min=%d", nmin)}
+	}
+	return nmin, nmax, nil
+}
+
+// ruleN sets RuleN when the rule did not fire, and says so when no finite
+// search covers every n.
+func (res *NResult) ruleN() {
+	if !res.Covered {
+		res.RuleN = res.Bound.FirstAbove(float64(res.Best.Cmax))
+	}
+	if !res.Covered && res.RuleN == 0 {
+		s0 := "S = 0: every stage is free, L(n) does not grow and no finite search covers all n"
+		if res.Note != "" {
+			s0 = res.Note + "; " + s0
+		}
+		res.Note = s0
+	}
+}
+
+// orders holds the worker orders a curve of a heterogeneous star whose
+// order is searched tries at every point (solve.Options.Orders): the
+// order searched at n_min and the order of the point before. The search
+// at every point would cost an order search per n (dozens of LPs each);
+// the final schedule (Final) searches again at the best n.
+type orders struct {
+	searched, last []int
+}
+
+// newOrders searches the worker order at n (nil orders when the solve
+// searches none).
+func newOrders(p *problem.Problem, n int, opt solve.Options) (*orders, error) {
+	o, err := solve.SearchOrder(p, n, opt)
+	if err != nil || o == nil {
+		return nil, err
+	}
+	return &orders{searched: o}, nil
+}
+
+// options returns po with the orders to try.
+func (o *orders) options(po solve.Options) solve.Options {
+	if o == nil {
+		return po
+	}
+	po.Orders = [][]int{o.searched}
+	if o.last != nil && !slices.Equal(o.last, o.searched) {
+		po.Orders = append(po.Orders, o.last)
+	}
+	return po
+}
+
+// saw records the worker order of a point's schedule.
+func (o *orders) saw(s *schedule.Schedule) {
+	if o != nil && s != nil && len(s.WorkerOrder) > 0 {
+		o.last = slices.Clone(s.WorkerOrder)
+	}
 }
 
 // warmFor returns the engine's warm-start option when the curve is the
@@ -304,8 +381,12 @@ func warmFor(p *problem.Problem, opt Options) *solve.Sequence {
 // not cover pruned patterns (package doc).
 func extend(p *problem.Problem, opt Options, r *NResult, through int) error {
 	eng := warmFor(p, opt)
+	po := opt.Solve
+	if r.Schedule != nil && len(r.Schedule.WorkerOrder) > 0 {
+		po.Orders = [][]int{r.Schedule.WorkerOrder} // the best point's, not a search per n
+	}
 	for n := r.Curve[len(r.Curve)-1].Stages + 1; n <= through; n++ {
-		pt, _, err := evalN(p, n, opt.Solve, eng, &r.Stats)
+		pt, _, err := evalN(p, n, po, eng, &r.Stats)
 		if err != nil {
 			return err
 		}

@@ -46,9 +46,24 @@ func TestFullPatternBound(t *testing.T) {
 				if n < c.p.NMin() {
 					t.Fatalf("n=%d below n_min=%d", n, c.p.NMin())
 				}
-				sc, err := solve.Greedy(c.p, n, popts(s, false))
+				o := popts(s, false)
+				o.WorkerOrder = solve.OrderGiven // the full pattern of every processor
+				sc, err := solve.Greedy(c.p, n, o)
 				if err != nil {
 					t.Fatal(err)
+				}
+				// With the worker order searched, a point may use a subset:
+				// PatternBound's line holds for it.
+				if c.p.Procs != nil {
+					o.WorkerOrder = solve.OrderSearch
+					b2 := PatternBound(c.p, o)
+					sr, err := solve.Greedy(c.p, n, o)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if b2.At(n) > sr.Cmax*(1+1e-9) || b2.Slope != 0.1 || b2.Intercept != 0.1 {
+						t.Errorf("n=%d: subset line %+v at n %.12g, searched Cmax %.12g", n, b2, b2.At(n), sr.Cmax)
+					}
 				}
 				// The LP's certified lower bound is below its optimum, so
 				// L(n) ≤ optimum is checked against the feasible Cmax and

@@ -605,6 +605,14 @@ func (f *Final) line() string {
 	if f.Pattern != nil {
 		how = f.Pattern.Method
 	}
-	return fmt.Sprintf("schedule (solve at n = %d, D = %.6g, pattern %s): Cmax = %.10g; LP gap %.3g (this pattern); pattern gap %.3g (to %.6g, a bound on every pattern)\n",
+	line := fmt.Sprintf("schedule (solve at n = %d, D = %.6g, pattern %s): Cmax = %.10g; LP gap %.3g (this pattern); pattern gap %.3g (to %.6g, a bound on every pattern)\n",
 		f.Stages, float64(f.D), how, float64(f.Cmax), float64(f.Gap), float64(f.PatternGap), float64(f.PatternLowerBound))
+	if f.WorkerOrderMethod != "" {
+		line += fmt.Sprintf("worker order of the schedule: %v (%s", f.WorkerOrder, f.WorkerOrderMethod)
+		if s := f.Schedule; s != nil && s.WorkerOrderGap != nil {
+			line += fmt.Sprintf("; gap %.3g to the bound over every order", *s.WorkerOrderGap)
+		}
+		line += ")\n"
+	}
+	return line
 }

@@ -28,6 +28,10 @@ const (
 	FieldProcs    = "procs"
 	FieldRelay    = "relay"
 	FieldStages   = "stages"
+	// FieldResultRatio is β, the results per unit of load (stars), and
+	// FieldReturn the order of the result messages (fifo or lifo).
+	FieldResultRatio = "result_ratio"
+	FieldReturn      = "return"
 )
 
 const topologyWant = "star, tree or binomial"
@@ -219,6 +223,18 @@ func ParseOrder(s string) (topology.Order, error) {
 		return 0, &FieldError{FieldOrder, oneLine(s), "nlf or llf"}
 	}
 	return o, nil
+}
+
+// ParseReturn reads the order of the result messages: fifo or lifo (""
+// is fifo).
+func ParseReturn(s string) (ReturnOrder, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "fifo", "":
+		return ReturnFIFO, nil
+	case "lifo":
+		return ReturnLIFO, nil
+	}
+	return 0, &FieldError{FieldReturn, oneLine(s), "fifo or lifo"}
 }
 
 func oneLine(s string) string {

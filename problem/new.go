@@ -18,6 +18,10 @@ type Input struct {
 	S, C, A, D, V   float64
 	Procs           []schedule.Proc
 	Relay           []int
+	// ResultRatio is β (stars; see Problem.ResultRatio) and Return the
+	// order of the result messages, "fifo" (also "") or "lifo".
+	ResultRatio float64
+	Return      string
 }
 
 // New is the one constructor: it reads the names, fills the defaults
@@ -30,7 +34,10 @@ func newProblem(in Input, relaxed bool) (*Problem, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Problem{Kind: kind, Buffers: 1, S: in.S, C: in.C, A: in.A, D: in.D, V: in.V}
+	p := &Problem{Kind: kind, Buffers: 1, S: in.S, C: in.C, A: in.A, D: in.D, V: in.V, ResultRatio: in.ResultRatio}
+	if p.Return, err = ParseReturn(in.Return); err != nil {
+		return nil, err
+	}
 	switch kind {
 	case topology.Star:
 		p.M = in.M
@@ -68,7 +75,8 @@ func FromScheduleRelaxed(s *schedule.Schedule) (*Problem, error) { return fromSc
 func fromSchedule(s *schedule.Schedule, relaxed bool) (*Problem, error) {
 	sp := s.Problem
 	in := Input{Topology: sp.Topology, Order: sp.Order, Buffers: sp.Buffers, M: sp.M, P: sp.P, H: sp.H,
-		S: sp.S, C: sp.C, A: sp.A, D: float64(sp.D), V: sp.V, Procs: sp.Procs, Relay: sp.Relay}
+		S: sp.S, C: sp.C, A: sp.A, D: float64(sp.D), V: sp.V, Procs: sp.Procs, Relay: sp.Relay,
+		ResultRatio: sp.ResultRatio, Return: sp.Return}
 	if in.M == 0 && len(in.Procs) > 0 {
 		in.M = len(in.Procs)
 	}

@@ -28,7 +28,11 @@ func TestNew(t *testing.T) {
 		{Input{Topology: "tree", P: 2, H: 2, Buffers: 3, C: 1, A: 1, D: 1, V: 1}, FieldBuffers},
 		{Input{Topology: "star", M: 2, C: 1, A: 1, D: math.Inf(-1), V: 1}, FieldD},
 		{Input{Topology: "star", M: 2, C: 1, A: 1, D: 1, V: math.NaN()}, FieldV},
-		{Input{Topology: "star", M: 2, Procs: []schedule.Proc{{S: 0, C: 1, A: 1}, {S: 0, C: 0, A: 1}}, D: 1, V: 1}, "C (processor 2)"},
+		{Input{Topology: "star", M: 2, Procs: []schedule.Proc{{S: 0, C: 1, A: 1}, {S: 0, C: 0, A: 0}}, D: 1, V: 1}, "C (processor 2)"},
+		{Input{Topology: "star", M: 2, Procs: []schedule.Proc{{S: 0, C: 1, A: 1}, {S: 0, C: -1, A: 1}}, D: 1, V: 1}, "C (processor 2)"},
+		{Input{Topology: "star", M: 1, C: 1, A: 1, D: 1, V: 1, ResultRatio: -1}, FieldResultRatio},
+		{Input{Topology: "star", M: 1, C: 1, A: 1, D: 1, V: 1, ResultRatio: 1, Return: "random"}, FieldReturn},
+		{Input{Topology: "tree", P: 2, H: 2, C: 1, A: 1, D: 1, V: 1, ResultRatio: 0.5}, FieldResultRatio},
 	} {
 		_, err := New(c.in)
 		var fe *FieldError
@@ -107,7 +111,7 @@ func TestFromScheduleRelaxed(t *testing.T) {
 		{"C=0", func(p *schedule.Problem) { p.C = 0 }, ""},
 		{"A=0", func(p *schedule.Problem) { p.A = 0 }, ""},
 		{"V=0", func(p *schedule.Problem) { p.V = 0 }, ""},
-		{"proc C=0", func(p *schedule.Problem) { p.Procs = []schedule.Proc{{C: 0, A: 1}, {C: 1, A: 0}} }, ""},
+		{"proc C=A=0", func(p *schedule.Problem) { p.Procs = []schedule.Proc{{C: 0, A: 0}, {C: 1, A: 0}} }, ""},
 		{"V<0", func(p *schedule.Problem) { p.V = -1 }, FieldV},
 		{"C NaN", func(p *schedule.Problem) { p.C = math.NaN() }, FieldC},
 		{"A Inf", func(p *schedule.Problem) { p.A = math.Inf(1) }, FieldA},
@@ -149,5 +153,30 @@ func TestParseIntExponent(t *testing.T) {
 		if _, err := ParseInt("M", s); err == nil {
 			t.Errorf("ParseInt(%q) accepted", s)
 		}
+	}
+}
+
+// A heterogeneous star's processor may have C = 0 (a free link) or A = 0
+// (free computing), as the closed forms of docs/heterogeneous.md use, and
+// β and the return order reach the schedule's problem and back.
+func TestZeroRatesAndResults(t *testing.T) {
+	p, err := New(Input{Topology: "star", M: 2, Procs: []schedule.Proc{{S: 2, C: 0, A: 1}, {S: 0, C: 1, A: 0}},
+		D: math.Inf(1), V: 10, ResultRatio: 0.5, Return: "lifo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.Returns() || p.Return != ReturnLIFO {
+		t.Fatalf("%+v", p)
+	}
+	sp := p.ScheduleProblem(1)
+	if sp.ResultRatio != 0.5 || sp.Return != "lifo" {
+		t.Fatalf("schedule problem %+v", sp)
+	}
+	q, err := FromSchedule(&schedule.Schedule{Problem: sp})
+	if err != nil || q.ResultRatio != 0.5 || q.Return != ReturnLIFO {
+		t.Fatalf("back: %+v %v", q, err)
+	}
+	if lb := p.LowerBoundLB(); !(lb >= 0) || math.IsInf(lb, 0) {
+		t.Errorf("trivial bound with A = 0: %g", lb)
 	}
 }

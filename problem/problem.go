@@ -30,7 +30,38 @@ type Problem struct {
 	D, V float64
 	// Relay lists tree layers that only relay and never compute.
 	Relay []int
+	// ResultRatio is β, the result units each unit of load produces: every
+	// star processor sends β times its total load back to the originator
+	// after the distribution (0: nothing is returned, the paper's model).
+	// Stars only.
+	ResultRatio float64
+	// Return is the order of the result messages on the originator's port:
+	// ReturnFIFO (activation order) or ReturnLIFO (its reverse).
+	Return ReturnOrder
 }
+
+// ReturnOrder is the order in which the processors of a star send their
+// results back.
+type ReturnOrder int
+
+const (
+	// ReturnFIFO returns the results in the activation order of the
+	// processors.
+	ReturnFIFO ReturnOrder = iota
+	// ReturnLIFO returns them in the reverse order.
+	ReturnLIFO
+)
+
+// String returns "fifo" or "lifo".
+func (r ReturnOrder) String() string {
+	if r == ReturnLIFO {
+		return "lifo"
+	}
+	return "fifo"
+}
+
+// Returns reports whether the processors send results back (β > 0).
+func (p *Problem) Returns() bool { return p.ResultRatio > 0 }
 
 // Validate checks every parameter with the per-field rules of CheckInt
 // and CheckFloat and the rules that tie fields together (Procs against m,
@@ -59,17 +90,12 @@ func (p *Problem) validate(relaxed bool) error {
 			if len(p.Procs) != p.M {
 				return &FieldError{FieldProcs, fmt.Sprint(len(p.Procs)), fmt.Sprintf("exactly m=%d processors", p.M)}
 			}
-			for i, q := range p.Procs {
-				for _, f := range []struct {
-					name string
-					v    float64
-				}{{FieldS, q.S}, {FieldC, q.C}, {FieldA, q.A}} {
-					if err := check(f.name, f.v); err != nil {
-						err.(*FieldError).Field = fmt.Sprintf("%s (processor %d)", f.name, i+1)
-						return err
-					}
-				}
+			if err := checkProcs(p.Procs, relaxed); err != nil {
+				return err
 			}
+		}
+		if err := checkResults(p.ResultRatio); err != nil {
+			return err
 		}
 	case topology.Tree, topology.Binomial:
 		if err := CheckInt(FieldP, p.P); err != nil {
@@ -96,6 +122,9 @@ func (p *Problem) validate(relaxed bool) error {
 		if len(relay) >= p.H {
 			return &FieldError{FieldRelay, fmt.Sprint(p.Relay), "at least one computing layer"}
 		}
+		if p.ResultRatio != 0 {
+			return &FieldError{FieldResultRatio, fmtVal(p.ResultRatio), "0 for a tree (results are returned on stars only)"}
+		}
 	default:
 		return &FieldError{FieldTopology, fmt.Sprint(p.Kind), topologyWant}
 	}
@@ -113,6 +142,37 @@ func (p *Problem) validate(relaxed bool) error {
 		return err
 	}
 	return check(FieldV, p.V)
+}
+
+// checkProcs checks the per-processor parameters of a heterogeneous star:
+// S finite and >= 0, C and A finite and >= 0 and not both 0 (a processor
+// with C = A = 0 would take any load in no time); the replay's rules
+// (relaxed) accept C = A = 0 too.
+func checkProcs(procs []schedule.Proc, relaxed bool) error {
+	for i, q := range procs {
+		for _, f := range []struct {
+			name string
+			v    float64
+		}{{FieldS, q.S}, {FieldC, q.C}, {FieldA, q.A}} {
+			if err := checkRelaxed(f.name, f.v); err != nil {
+				err.(*FieldError).Field = fmt.Sprintf("%s (processor %d)", f.name, i+1)
+				return err
+			}
+		}
+		if !relaxed && q.C == 0 && q.A == 0 {
+			return &FieldError{fmt.Sprintf("%s (processor %d)", FieldC, i+1), "0",
+				"C > 0 or A > 0 (with C = A = 0 the processor would take any load in no time)"}
+		}
+	}
+	return nil
+}
+
+// checkResults checks the result ratio β: finite and >= 0.
+func checkResults(beta float64) error {
+	if math.IsNaN(beta) || math.IsInf(beta, 0) || beta < 0 {
+		return &FieldError{FieldResultRatio, fmtVal(beta), "a finite number >= 0"}
+	}
+	return nil
 }
 
 // Dests returns the destinations of one stage in send order: processors
@@ -266,6 +326,9 @@ func (p *Problem) ScheduleProblem(n int) schedule.Problem {
 		r := append([]int(nil), p.Relay...)
 		sort.Ints(r)
 		sp.Relay = r
+	}
+	if p.Returns() {
+		sp.ResultRatio, sp.Return = p.ResultRatio, p.Return.String()
 	}
 	return sp
 }

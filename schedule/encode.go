@@ -83,14 +83,66 @@ func (s *Schedule) Summary() string {
 	if len(p.Relay) > 0 {
 		fmt.Fprintf(&b, " relay-only layers %v", p.Relay)
 	}
-	fmt.Fprintf(&b, "  S=%s C=%s A=%s D=%s V=%s\n", g(p.S), g(p.C), g(p.A), Float(p.D).String(), g(p.V))
+	if len(p.Procs) > 0 {
+		b.WriteString("  S:C:A")
+		for i, q := range p.Procs {
+			if i == 8 && len(p.Procs) > 9 {
+				fmt.Fprintf(&b, " ... (%d more)", len(p.Procs)-i)
+				break
+			}
+			fmt.Fprintf(&b, " %s:%s:%s", g(q.S), g(q.C), g(q.A))
+		}
+		fmt.Fprintf(&b, "  D=%s V=%s", Float(p.D).String(), g(p.V))
+	} else {
+		fmt.Fprintf(&b, "  S=%s C=%s A=%s D=%s V=%s", g(p.S), g(p.C), g(p.A), Float(p.D).String(), g(p.V))
+	}
+	if p.ResultRatio > 0 {
+		fmt.Fprintf(&b, "  results β=%s %s", g(p.ResultRatio), p.returnOrder())
+	}
+	b.WriteByte('\n')
+	if s.Deadline > 0 {
+		fmt.Fprintf(&b, "deadline %.12g: max load %.12g (the largest load that finishes by the deadline)\n", s.Deadline, s.MaxLoad)
+	}
 	fmt.Fprintf(&b, "status %s  Cmax %.12g  lower bound %.12g  gap %.3g\n", s.Status, s.Cmax, s.LowerBound, s.Gap)
 	fmt.Fprintf(&b, "stages: built %d, carrying load %d (n_min %d), messages %d\n", p.Stages, s.Stages, s.NMin, len(s.Chunks))
+	s.summaryOrder(&b)
 	s.summaryPattern(&b)
 	s.summaryPruning(&b)
 	s.summarySolve(&b)
 	s.summaryVerification(&b)
 	return b.String()
+}
+
+// returnOrder is the order of the result messages, fifo by default.
+func (p *Problem) returnOrder() string {
+	if p.Return == "" {
+		return "fifo"
+	}
+	return p.Return
+}
+
+// summaryOrder writes the worker order line of a heterogeneous star.
+func (s *Schedule) summaryOrder(b *bytes.Buffer) {
+	if s.WorkerOrderMethod == "" {
+		return
+	}
+	b.WriteString("worker order:")
+	for _, d := range s.WorkerOrder {
+		fmt.Fprintf(b, " %d", d)
+	}
+	switch s.WorkerOrderMethod {
+	case "given":
+		b.WriteString(" (given)\n")
+		return
+	case "exact":
+		b.WriteString(" (exact: proved best of every order and subset")
+	default:
+		fmt.Fprintf(b, " (%s: classical rule and local search", s.WorkerOrderMethod)
+	}
+	if s.WorkerOrderBound != nil && s.WorkerOrderGap != nil {
+		fmt.Fprintf(b, "; LP of the full n-stage pattern: bound over every order %.12g, gap %.3g", *s.WorkerOrderBound, *s.WorkerOrderGap)
+	}
+	b.WriteString(")\n")
 }
 
 // destWord is what the problem's destinations are: processors or layers.
@@ -246,6 +298,18 @@ func (s *Schedule) WriteTable(w io.Writer) error {
 	fmt.Fprintf(tw, "stage\t%s\tload\tstart\tarrival\tcompute start\tcompute end\t\n", dest)
 	for _, c := range s.Chunks {
 		fmt.Fprintf(tw, "%d\t%d\t%.6g\t%.6g\t%.6g\t%.6g\t%.6g\t\n", c.Stage, c.Dest(), c.Load, c.Start, c.Arrival, c.ComputeStart, c.ComputeEnd)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(s.Returns) == 0 {
+		return nil
+	}
+	fmt.Fprintf(w, "results returned (%s, β=%s), in the order the originator receives them:\n", s.Problem.returnOrder(), g(s.Problem.ResultRatio))
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "return\tproc\tresults\tstart\tend\t\n")
+	for i, r := range s.Returns {
+		fmt.Fprintf(tw, "%d\t%d\t%.6g\t%.6g\t%.6g\t\n", i+1, r.Processor, r.Load, r.Start, r.End)
 	}
 	return tw.Flush()
 }

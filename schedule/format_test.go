@@ -112,14 +112,14 @@ func TestSummaryAndTable(t *testing.T) {
 				{"1", "2", "13.8095", "0.261905", "0.5", "0.5", "1.88095"},
 			}},
 		{"heterogeneous star, everything reported", fullSchedule(), []string{
-			"star m=2 (heterogeneous)  S=0.1",
+			"star m=2 (heterogeneous)  S:C:A 0.1:0.01:0.1 0.2:0.02:0.3333333333333333  D=inf V=30\n",
 			"gap 1e-13\n",
 			"stages: built 3, carrying load 1 (n_min 1), messages 2\n",
 			"pruned in 2 round(s): 4 empty message(s) removed, stages [2 3]; Cmax 1.9 -> 1.88095238095\n",
 			"LP (compact form, clp): 14 variables, 13 constraints, 40 nonzeros; 2 attempt(s), 0.012s\n",
 			"executor found 1 violation(s):\n  buffer at 0.25: message of 12 > D\n",
 		}, []string{"NOT certified", "verified by", "processors ["}, nil},
-		{"heterogeneous flag", hetero, []string{"star m=2 (heterogeneous)  S="}, nil, nil},
+		{"heterogeneous flag", hetero, []string{"star m=2 (heterogeneous)  S:C:A 0.1:0.01:0.1 0.1:0.01:0.1  D=inf"}, []string{"S=0"}, nil},
 		{"tree", treeSchedule(), []string{
 			"tree p=2 h=2 nlf 2-buffer  S=1 C=0.5 A=1 D=4 V=8\n",
 			"status optimal  Cmax 6.5  lower bound 6.5  gap 0\n",

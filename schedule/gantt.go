@@ -22,7 +22,11 @@ type bar struct {
 	stage      int
 	label      string
 	title      string
+	result     bool // a result message (drawn in resultColor)
 }
+
+// resultColor fills the bars of result messages, which belong to no stage.
+const resultColor = "#9e9e9e"
 
 type lane struct {
 	name string
@@ -119,7 +123,7 @@ func (s *Schedule) lanes() []lane {
 			}
 			label := fmt.Sprintf("%d", d)
 			get(name).bars = append(get(name).bars, bar{h.Start, h.End, c.Stage, label,
-				fmt.Sprintf("stage %d to %s, %d→%d: load %.6g per link, %.6g–%.6g", c.Stage, destName(d), h.From, h.To, h.Load, h.Start, h.End)})
+				fmt.Sprintf("stage %d to %s, %d→%d: load %.6g per link, %.6g–%.6g", c.Stage, destName(d), h.From, h.To, h.Load, h.Start, h.End), false})
 		}
 		if compute[d] == nil {
 			compute[d] = &lane{name: destName(d) + " computes"}
@@ -127,10 +131,18 @@ func (s *Schedule) lanes() []lane {
 		}
 		if c.ComputeEnd > c.ComputeStart {
 			compute[d].bars = append(compute[d].bars, bar{c.ComputeStart, c.ComputeEnd, c.Stage, fmt.Sprintf("%d", c.Stage),
-				fmt.Sprintf("stage %d on %s: load %.6g, %.6g–%.6g", c.Stage, destName(d), c.Load, c.ComputeStart, c.ComputeEnd)})
+				fmt.Sprintf("stage %d on %s: load %.6g, %.6g–%.6g", c.Stage, destName(d), c.Load, c.ComputeStart, c.ComputeEnd), false})
 		}
 	}
 	sort.Ints(dests)
+	if len(s.Returns) > 0 && len(comm) > 0 {
+		// One port sends the load and receives the results.
+		comm[0].name = "P0 port"
+		for _, r := range s.Returns {
+			comm[0].bars = append(comm[0].bars, bar{r.Start, r.End, 0, fmt.Sprintf("r%d", r.Processor),
+				fmt.Sprintf("results of %s: %.6g, %.6g–%.6g", destName(r.Processor), r.Load, r.Start, r.End), true})
+		}
+	}
 	out := comm
 	for _, d := range dests {
 		out = append(out, *compute[d])
@@ -157,6 +169,10 @@ func (s *Schedule) WriteGantt(w io.Writer) error {
 	gc.writeLanes(bw)
 	gc.writeAxis(bw, s.Cmax)
 	gc.writeLegend(bw)
+	if len(s.Returns) > 0 {
+		fmt.Fprintf(bw, `<rect x="%.0f" y="%.1f" width="14" height="14" fill="%s" stroke="#333" stroke-width="0.3"/><text x="%.0f" y="%.1f">results (label: r + processor)</text>`+"\n",
+			ganttWidth-ganttRight-200, gc.legendY+2, resultColor, ganttWidth-ganttRight-182, gc.legendY+13)
+	}
 	fmt.Fprintf(bw, "</svg>\n")
 	return bw.Flush()
 }
@@ -227,6 +243,9 @@ func (gc *gantt) writeLanes(bw *bufio.Writer) {
 			x0, x1 := gc.x(b.start), gc.x(b.end)
 			wd := math.Max(x1-x0, 0.5)
 			col := gc.cols[min(max(b.stage, 1), gc.maxStage)]
+			if b.result {
+				col = hexColor(resultColor)
+			}
 			fmt.Fprintf(bw, `<rect x="%.2f" y="%.1f" width="%.2f" height="%.0f" fill="%s" stroke="#333" stroke-width="0.3"><title>%s</title></rect>`+"\n",
 				x0, y+(ganttLaneH-ganttBarH)/2, wd, ganttBarH, svgColor(col), html.EscapeString(b.title))
 			if wd > 7*float64(len(b.label)) {

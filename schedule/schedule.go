@@ -99,6 +99,12 @@ type Problem struct {
 	// Relay lists layers that only relay and never compute (relay-only
 	// variants); empty for the paper's classic algorithms.
 	Relay []int `json:"relay,omitempty"`
+	// ResultRatio is β: every star processor returns β times its total
+	// load to the originator after the distribution (absent or 0: no
+	// results are returned). Return is their order on the originator's
+	// port: "fifo" (activation order) or "lifo" (its reverse).
+	ResultRatio float64 `json:"result_ratio,omitempty"`
+	Return      string  `json:"return,omitempty"`
 }
 
 // ProcParams returns S, C, A of star processor i (1-based), honouring Procs.
@@ -148,6 +154,20 @@ type Chunk struct {
 	ComputeEnd   float64 `json:"compute_end"`
 
 	stated Field // fields present in the JSON it was read from
+}
+
+// Return is the message that carries one processor's results back to the
+// originator of a star (Problem.ResultRatio > 0): Load = β × the
+// processor's total load, lasting S + C·Load on its link, through the
+// originator's one port.
+type Return struct {
+	// Processor is the sender, 1-based.
+	Processor int `json:"processor"`
+	// Load is the amount of results (result units).
+	Load float64 `json:"load"`
+	// Start and End delimit the transfer: End = Start + S + C·Load.
+	Start float64 `json:"start"`
+	End   float64 `json:"end"`
 }
 
 // Dest returns the chunk's destination: the processor for a star, the layer
@@ -295,11 +315,29 @@ type Schedule struct {
 	// is a lower bound valid for every pattern of the problem (not only
 	// the returned one, unlike LowerBound) and PatternGap = (Cmax −
 	// PatternLowerBound)/Cmax.
-	Pattern           *PatternInfo  `json:"pattern,omitempty"`
-	PatternLowerBound float64       `json:"pattern_lower_bound,omitempty"`
-	PatternGap        float64       `json:"pattern_gap,omitempty"`
-	Solve             *SolveInfo    `json:"solve,omitempty"`
-	Verification      *Verification `json:"verification,omitempty"`
+	Pattern           *PatternInfo `json:"pattern,omitempty"`
+	PatternLowerBound float64      `json:"pattern_lower_bound,omitempty"`
+	PatternGap        float64      `json:"pattern_gap,omitempty"`
+	// Returns are the result messages in the order the originator's port
+	// receives them (Problem.ResultRatio > 0; Cmax ends with the last).
+	Returns []Return `json:"returns,omitempty"`
+	// WorkerOrder lists the processors of a heterogeneous star that carry
+	// load (1-based, the user's numbers) in the order every stage
+	// activates them; WorkerOrderMethod says how it was chosen: "exact"
+	// (proved best over every order and subset), "heuristic" or "given".
+	// WorkerOrderBound is a lower bound on the LP of the full n-stage
+	// pattern of every order of every subset of the processors and
+	// WorkerOrderGap the relative distance of the chosen order's LP to it.
+	WorkerOrder       []int    `json:"worker_order,omitempty"`
+	WorkerOrderMethod string   `json:"worker_order_method,omitempty"`
+	WorkerOrderBound  *float64 `json:"worker_order_bound,omitempty"`
+	WorkerOrderGap    *float64 `json:"worker_order_gap,omitempty"`
+	// Deadline and MaxLoad are the deadline form's question and answer:
+	// the largest load (Problem.V = MaxLoad) that finishes by Deadline.
+	Deadline     float64       `json:"deadline,omitempty"`
+	MaxLoad      float64       `json:"max_load,omitempty"`
+	Solve        *SolveInfo    `json:"solve,omitempty"`
+	Verification *Verification `json:"verification,omitempty"`
 
 	stated Field // fields present in the JSON it was read from
 }

@@ -77,6 +77,17 @@ type Options struct {
 	// pruning the full pattern is solved and only "" or "search" are
 	// valid.
 	Pattern string
+	// WorkerOrder, for a star with per-processor parameters: "search"
+	// chooses which processors carry load and the order every stage
+	// activates them (package solve/order), "given" keeps the order given;
+	// "" is "search" when the processors differ, else "given".
+	WorkerOrder string
+	// Orders, for Greedy on a star with per-processor parameters: the
+	// worker orders (processor numbers in activation order, subsets
+	// allowed) to try instead of searching; the shortest schedule is
+	// kept. Searches over n and D pass the order SearchOrder found and
+	// those of neighbouring points.
+	Orders [][]int
 	// Cache shares the pattern search's chains between calls (sweeps).
 	Cache *PatternCache
 	// Warm, without pruning, solves from the basis of the previous call

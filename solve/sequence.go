@@ -27,12 +27,16 @@ type Outcome struct {
 
 // NewSequence returns the warm-start engine for p with opt's solver and
 // settings, or nil when opt does not allow one: the solver cannot
-// re-solve from a basis, the form is not the compact one, or the options
-// are invalid. Pruning is off in every solve of a Sequence.
+// re-solve from a basis, the form is not the compact one, the worker
+// order of a heterogeneous star is searched, results are returned, or the
+// options are invalid. Pruning is off in every solve of a Sequence.
 func NewSequence(p *problem.Problem, opt Options) *Sequence {
 	eo, err := opt.engine()
 	if err != nil {
 		return nil
+	}
+	if ordered, err := opt.searchesOrder(p); ordered || err != nil {
+		return nil // the worker order may change with n: every point is searched
 	}
 	e := engine.NewSequence(p, eo)
 	if e == nil {

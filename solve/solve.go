@@ -7,6 +7,7 @@ import (
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solve/engine"
+	"github.com/dlsched/dlsched/solve/order"
 	"github.com/dlsched/dlsched/solve/pattern"
 )
 
@@ -77,9 +78,13 @@ func Schedule(p *problem.Problem, n int, opt Options) (*Result, error) {
 		return nil, err
 	}
 	t0 := time.Now()
-	s, searchLPs, err := pattern.Solve(p, n, opt.pattern(eo))
+	r, searchLPs, err := schedulePermuted(p, n, eo, opt)
 	if err != nil {
 		return nil, wrap(err)
+	}
+	s := r.s
+	if r.perm != nil {
+		s = r.remap(p)
 	}
 	res := &Result{Schedule: s, SearchLPs: searchLPs, SolveSeconds: time.Since(t0).Seconds()}
 	if opt.Verify {
@@ -88,17 +93,64 @@ func Schedule(p *problem.Problem, n int, opt Options) (*Result, error) {
 	return res, nil
 }
 
+// schedulePermuted is Schedule's search — the worker order where it
+// applies, then the message pattern — with the schedule still in the
+// numbers of the processors in the chosen order (perm nil: p's own,
+// without a worker order to record).
+func schedulePermuted(p *problem.Problem, n int, eo engine.Options, opt Options) (*permuted, int, error) {
+	ordered, err := opt.searchesOrder(p)
+	if err != nil {
+		return nil, 0, err
+	}
+	if ordered {
+		return scheduleOrdered(p, n, eo, opt)
+	}
+	s, lps, err := pattern.Solve(p, n, opt.pattern(eo))
+	if err != nil {
+		return nil, 0, err
+	}
+	r := &permuted{s: s, q: p}
+	if order.Applies(p) {
+		r.perm = identity(p.M)
+	}
+	return r, lps, nil
+}
+
 // Greedy is the paper's method alone, the step a search over n or D
 // repeats: the LP of the full n-stage pattern, certified and (unless
 // opt.NoPrune) pruned — empty messages removed and the LP re-solved until
-// every load is positive. Unlike Schedule it states no bound over every
-// pattern and ignores opt's Pattern, Cache, Warm and Verify.
+// every load is positive — on a heterogeneous star whose worker order is
+// searched (Options.WorkerOrder), in the order the search chooses, or
+// with Options.Orders in the best of those orders. Unlike Schedule it
+// states no bound over every pattern and ignores opt's Pattern, Cache,
+// Warm and Verify.
 func Greedy(p *problem.Problem, n int, opt Options) (*schedule.Schedule, error) {
 	eo, err := opt.engine()
 	if err != nil {
 		return nil, err
 	}
+	ordered, err := opt.searchesOrder(p)
+	if err != nil {
+		return nil, err
+	}
+	if len(opt.Orders) > 0 && order.Applies(p) {
+		r, err := greedyAmong(p, n, eo, opt.Orders)
+		if err != nil {
+			return nil, wrap(err)
+		}
+		return r.remap(p), nil
+	}
+	if ordered {
+		r, err := greedyOrdered(p, n, eo)
+		if err != nil {
+			return nil, wrap(err)
+		}
+		return r.remap(p), nil
+	}
 	s, err := engine.Solve(p, n, eo)
+	if err == nil && order.Applies(p) {
+		s = (&permuted{s: s, q: p, perm: identity(p.M)}).remap(p)
+	}
 	return s, wrap(err)
 }
 

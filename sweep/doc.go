@@ -28,6 +28,16 @@
 //	form = "compact"           # or "paper", "chain" (docs/formulations.md)
 //	stage_generation = true    # false: every LP solved whole (solve.Options.NoStageGeneration)
 //	warm = true                # unpruned points differing in V and n only: each from the basis of the one before
+//	worker_order = "search"    # heterogeneous stars: "search" (default when procs differ) or "given"
+//
+// A star may be heterogeneous — procs = ["S:C:A", ...], one entry per
+// processor, instead of m, S, C and A — and return results —
+// result_ratio (β, default 0) and return ("fifo" or "lifo") are axes; and
+// any grid may ask the deadline form — deadline, an axis, instead of V:
+// each point is the largest load that finishes by it (solve.MaxLoad; with
+// finite D the stages must be numbers). Their rows carry worker_order,
+// worker_order_method, worker_order_gap, deadline and max_load
+// (docs/heterogeneous.md).
 //
 // Each parameter is a single value, a list, or a range {from, to, points,
 // scale = "lin" | "log"} (integer parameters round range points and drop
@@ -47,7 +57,8 @@
 // # Points and keys
 //
 // Points expands the grids in the fixed axis order topology, order,
-// buffers, m, p, h, S, C, A, D, V, stages (stages varies fastest). Each
+// buffers, m, p, h, S, C, A, D, V (or deadline), result_ratio, return,
+// stages (stages varies fastest). Each
 // point has an Index (its position in the full grid) and a Key: a canonical
 // text of its inputs, for example
 //

@@ -20,6 +20,9 @@ type Point struct {
 	// trees, Order NLF for stars).
 	Problem problem.Problem
 	Stages  Stages
+	// Deadline, when > 0, asks for the largest load that finishes by it
+	// (Problem.V is then a placeholder).
+	Deadline float64
 	// Key identifies the point; see Key.
 	Key string
 }
@@ -33,7 +36,14 @@ type Point struct {
 // Numbers are written as the shortest decimal that reads back exactly, so
 // the key depends on the values only, not on how the spec file spells them
 // (1e2, 100, 100.0 give the same key).
-func Key(label string, p *problem.Problem, st Stages) string {
+//
+// A heterogeneous star adds its processors after m (procs=S:C:A,...),
+// results their ratio and order after V (result_ratio=0.5 return=fifo),
+// and a deadline point names its deadline instead of V (deadline=12).
+func Key(label string, p *problem.Problem, st Stages) string { return keyOf(label, p, st, 0) }
+
+// keyOf is Key of a point that may ask for a deadline.
+func keyOf(label string, p *problem.Problem, st Stages, deadline float64) string {
 	var b strings.Builder
 	if label != "" {
 		b.WriteString("label=" + strconv.Quote(label) + " ")
@@ -42,38 +52,55 @@ func Key(label string, p *problem.Problem, st Stages) string {
 	switch p.Kind {
 	case topology.Star:
 		b.WriteString(" m=" + strconv.Itoa(p.M))
+		if len(p.Procs) > 0 {
+			b.WriteString(" procs=" + procsString(p.Procs))
+		}
 	case topology.Tree:
 		b.WriteString(" order=" + p.Order.String() + " buffers=" + strconv.Itoa(p.Buffers) +
 			" p=" + strconv.Itoa(p.P) + " h=" + strconv.Itoa(p.H))
 	case topology.Binomial:
 		b.WriteString(" order=" + p.Order.String() + " p=" + strconv.Itoa(p.P) + " h=" + strconv.Itoa(p.H))
 	}
+	load := struct {
+		k string
+		v float64
+	}{"V", p.V}
+	if deadline > 0 {
+		load.k, load.v = "deadline", deadline
+	}
 	for _, kv := range []struct {
 		k string
 		v float64
-	}{{"S", p.S}, {"C", p.C}, {"A", p.A}, {"D", p.D}, {"V", p.V}} {
+	}{{"S", p.S}, {"C", p.C}, {"A", p.A}, {"D", p.D}, load} {
+		if len(p.Procs) > 0 && (kv.k == "S" || kv.k == "C" || kv.k == "A") {
+			continue
+		}
 		b.WriteString(" " + kv.k + "=" + table.FormatFloat(kv.v))
+	}
+	if p.Returns() {
+		b.WriteString(" result_ratio=" + table.FormatFloat(p.ResultRatio) + " return=" + p.Return.String())
 	}
 	b.WriteString(" stages=" + st.String())
 	return b.String()
 }
 
 // Points expands the spec into its points: each grid's Cartesian product
-// in the fixed axis order topology, order, buffers, m, p, h, S, C, A, D, V,
-// stages (the last varies fastest), grids one after the other. Axes that
+// in the fixed axis order topology, order, buffers, m, p, h, S, C, A, D, V
+// (or deadline), result_ratio, return, stages (the last varies fastest),
+// grids one after the other. Axes that
 // do not apply to a topology are not iterated (see Grid). A point equal to
 // an earlier one (same key) is dropped. The order, and so every Index, is
 // deterministic and independent of the file's formatting and key order.
 func (sp *Spec) Points() []Point {
 	var out []Point
 	seen := map[string]bool{}
-	add := func(label string, p problem.Problem, st Stages) {
-		k := Key(label, &p, st)
+	add := func(label string, p problem.Problem, st Stages, deadline float64) {
+		k := keyOf(label, &p, st, deadline)
 		if seen[k] {
 			return
 		}
 		seen[k] = true
-		out = append(out, Point{Index: len(out), Label: label, Problem: p, Stages: st, Key: k})
+		out = append(out, Point{Index: len(out), Label: label, Problem: p, Stages: st, Deadline: deadline, Key: k})
 	}
 	for gi := range sp.Grids {
 		g := &sp.Grids[gi]
@@ -113,17 +140,9 @@ func (sp *Spec) Points() []Point {
 				for _, s := range g.S {
 					for _, c := range g.C {
 						for _, a := range g.A {
-							for _, d := range g.D {
-								for _, v := range g.V {
-									for _, st := range g.Stages {
-										add(g.Label, problem.Problem{
-											Kind: kind, Order: sh.order, Buffers: sh.buffers,
-											M: sh.m, P: sh.pOut, H: sh.h,
-											S: s, C: c, A: a, D: d, V: v,
-										}, st)
-									}
-								}
-							}
+							base := problem.Problem{Kind: kind, Order: sh.order, Buffers: sh.buffers,
+								M: sh.m, P: sh.pOut, H: sh.h, S: s, C: c, A: a, Procs: g.Procs}
+							g.loads(base, func(p problem.Problem, st Stages, deadline float64) { add(g.Label, p, st, deadline) })
 						}
 					}
 				}
@@ -131,4 +150,44 @@ func (sp *Spec) Points() []Point {
 		}
 	}
 	return out
+}
+
+// loads calls add with base completed by every value of the grid's axes
+// D, V (or deadline), result_ratio, return and stages, in that order.
+func (g *Grid) loads(base problem.Problem, add func(problem.Problem, Stages, float64)) {
+	loads, deadlines := g.V, []float64{0}
+	if g.Deadline != nil {
+		loads, deadlines = []float64{1}, g.Deadline
+	}
+	betas, rets := g.results()
+	for _, d := range g.D {
+		for _, v := range loads {
+			for _, dl := range deadlines {
+				for _, beta := range betas {
+					for _, ret := range rets {
+						for _, st := range g.Stages {
+							p := base
+							p.D, p.V, p.ResultRatio, p.Return = d, v, beta, ret
+							if beta == 0 {
+								p.Return = problem.ReturnFIFO // no results: the order does not apply
+							}
+							add(p, st, dl)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// results returns the result axes, defaults [0] and [fifo] when unset.
+func (g *Grid) results() ([]float64, []problem.ReturnOrder) {
+	betas, rets := g.ResultRatio, g.Return
+	if len(betas) == 0 {
+		betas = []float64{0}
+	}
+	if len(rets) == 0 {
+		rets = []problem.ReturnOrder{problem.ReturnFIFO}
+	}
+	return betas, rets
 }

@@ -11,7 +11,8 @@ import (
 )
 
 // rowIdentity are the input columns of a results row.
-var rowIdentity = []string{"label", "topology", "order", "buffers", "m", "p", "h", "S", "C", "A", "D", "V", "stages_policy"}
+var rowIdentity = []string{"label", "topology", "order", "buffers", "m", "p", "h", "S", "C", "A", "D", "V", "stages_policy",
+	"procs", "result_ratio", "return", "deadline"}
 
 // RowRecords turns results rows into table records with the CSVHeader columns
 // plus "D/V".

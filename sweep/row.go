@@ -95,6 +95,14 @@ type Row struct {
 	// Error explains a status other than optimal (or a verification that
 	// could not run).
 	Error string `json:"error,omitempty"`
+	// WorkerOrder, WorkerOrderMethod and WorkerOrderGap are the
+	// schedule's on a heterogeneous star (schedule.Schedule.WorkerOrder);
+	// Deadline and MaxLoad the deadline form's question and answer.
+	WorkerOrder       []int           `json:"worker_order,omitempty"`
+	WorkerOrderMethod string          `json:"worker_order_method,omitempty"`
+	WorkerOrderGap    *schedule.Float `json:"worker_order_gap,omitempty"`
+	Deadline          *schedule.Float `json:"deadline,omitempty"`
+	MaxLoad           *schedule.Float `json:"max_load,omitempty"`
 }
 
 // marshalLine encodes a row as one JSON line ending in '\n'.
@@ -126,7 +134,8 @@ func WriteJSONL(w io.Writer, rows []Row) error {
 var CSVHeader = []string{"index", "key", "label", "topology", "order", "buffers", "m", "p", "h",
 	"S", "C", "A", "D", "V", "stages_policy", "stages_built", "status", "cmax", "lower_bound", "gap",
 	"certified", "stages", "n_min", "lb_trivial", "lb_layer", "lps", "iterations", "seconds",
-	"solve_seconds", "verify_seconds", "verified", "makespan", "pattern", "pattern_lower_bound", "pattern_gap", "error"}
+	"solve_seconds", "verify_seconds", "verified", "makespan", "pattern", "pattern_lower_bound", "pattern_gap", "error",
+	"procs", "result_ratio", "return", "deadline", "max_load", "worker_order", "worker_order_method", "worker_order_gap"}
 
 func optF(f *schedule.Float) string {
 	if f == nil {
@@ -149,14 +158,14 @@ func rowCells(r *Row) []string {
 		verified = strconv.FormatBool(r.Verification.OK)
 		makespan = table.FormatFloat(r.Verification.Makespan)
 	}
-	return []string{
+	return append([]string{
 		strconv.Itoa(r.Index), r.Key, r.Label, p.Topology, p.Order, table.FormatInt(p.Buffers), table.FormatInt(p.M), table.FormatInt(p.P), table.FormatInt(p.H),
 		table.FormatFloat(p.S), table.FormatFloat(p.C), table.FormatFloat(p.A), table.FormatFloat(float64(p.D)), table.FormatFloat(p.V),
 		r.StagesPolicy, strconv.Itoa(p.Stages), r.Status, optF(r.Cmax), optF(r.LowerBound), optF(r.Gap),
 		strconv.FormatBool(r.Certified), table.FormatInt(r.Stages), strconv.Itoa(r.NMin), table.FormatFloat(float64(r.LBTrivial)), optF(r.LBLayer),
 		strconv.Itoa(r.LPs), strconv.Itoa(r.Iterations), table.FormatFloat(r.Seconds), table.FormatFloat(r.SolveSeconds),
 		table.FormatFloat(r.VerifySeconds), verified, makespan, r.Pattern, optF(r.PatternLowerBound), optF(r.PatternGap), r.Error,
-	}
+	}, heteroCells(r)...)
 }
 
 // ReadRows reads a results file's complete lines. A last line without its

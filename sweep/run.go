@@ -297,7 +297,7 @@ func chains(todo []Point, rc RunConfig) [][]Point {
 	var groups [][]Point
 	at := map[string]int{}
 	for _, pt := range todo {
-		if rc.Prune || rc.NoWarm || pt.Stages.Policy == StagesOpt {
+		if rc.Prune || rc.NoWarm || pt.Stages.Policy == StagesOpt || pt.Deadline > 0 {
 			groups = append(groups, []Point{pt})
 			continue
 		}
@@ -356,7 +356,7 @@ func statusOf(err error) string {
 // best first algorithm, "auto"), cancelled by ctx.
 func lpOptions(ctx context.Context, rc RunConfig, s *solve.Solver) solve.Options {
 	return solve.Options{Solver: s, Algorithm: "auto", Form: rc.Form, NoPrune: !rc.Prune, Tolerance: rc.Tolerance,
-		NoStageGeneration: rc.NoStageGeneration, Context: ctx}
+		NoStageGeneration: rc.NoStageGeneration, Context: ctx, WorkerOrder: rc.WorkerOrder}
 }
 
 // SolvePoint solves one point with solver s and returns its row; it never
@@ -419,6 +419,12 @@ func pointStages(pt Point, rc RunConfig, row *Row) (n int, ok bool) {
 	if pt.Stages.Policy == StagesFixed {
 		n = pt.Stages.N
 	}
+	if pt.Deadline > 0 {
+		if ok := deadlineStages(pt, row); !ok {
+			return 0, false
+		}
+		row.NMin = n // the placeholder load's n_min means nothing; the row states n
+	}
 	row.Problem.Stages = n
 	if rc.MaxStages > 0 && n > rc.MaxStages && pt.Stages.Policy != StagesOpt {
 		row.Status = StatusSkipped
@@ -479,6 +485,14 @@ func schedulePoint(pt Point, n int, lo solve.Options, rc RunConfig, wc *warmChai
 		}
 		sopt.Warm = wc.seq
 	}
+	if pt.Deadline > 0 {
+		res, err := solve.MaxLoad(&p, n, pt.Deadline, sopt)
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		row.SolveSeconds, row.VerifySeconds = res.SolveSeconds, res.VerifySeconds
+		return res.Schedule, res.SearchLPs, res.VerifyErr, nil
+	}
 	if pt.Stages.Policy == StagesOpt {
 		t1 := time.Now()
 		sch, lps, err := solveOpt(&p, lo)
@@ -517,6 +531,7 @@ func fillRow(row *Row, sch *schedule.Schedule, searchLPs int) {
 	}
 	pl, pg := schedule.Float(sch.PatternLowerBound), schedule.Float(sch.PatternGap)
 	row.PatternLowerBound, row.PatternGap = &pl, &pg
+	fillHetero(row, sch)
 	if sch.Solve != nil {
 		row.Certified, row.Warm = sch.Solve.Certified, sch.Solve.Warm
 		row.LPs = len(sch.Solve.Attempts) + searchLPs

@@ -12,6 +12,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/dlsched/dlsched/problem"
+	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solve"
 	"github.com/dlsched/dlsched/table"
 	"github.com/dlsched/dlsched/topology"
@@ -65,6 +66,18 @@ type Grid struct {
 	// D may hold +Inf (unlimited buffers).
 	D, V   []float64
 	Stages []Stages
+	// Procs, if set, makes the grid's star heterogeneous: these
+	// per-processor S, C and A (m is their number; S, C and A are then no
+	// axes). Its worker order is searched as `dlsched solve` searches it
+	// (run.worker_order).
+	Procs []schedule.Proc
+	// ResultRatio and Return are the axes of result collection (stars;
+	// default [0] and [fifo]): β and the order of the results.
+	ResultRatio []float64
+	Return      []problem.ReturnOrder
+	// Deadline, if set, replaces V: each point asks for the largest load
+	// that finishes by the deadline (solve.MaxLoad).
+	Deadline []float64
 }
 
 // RunConfig holds the [run] table of a spec: how the points are solved.
@@ -101,6 +114,9 @@ type RunConfig struct {
 	// Cache shares the pattern search's results between points (Run sets
 	// one per run; nil caches nothing). It changes no result.
 	Cache *solve.PatternCache
+	// WorkerOrder is "search", "given" or "" (search when a grid's procs
+	// differ; solve.Options.WorkerOrder).
+	WorkerOrder string
 }
 
 // Spec is a parsed sweep specification.
@@ -168,9 +184,10 @@ func Read(name string, r io.Reader) (*Spec, error) {
 }
 
 // problemKeys are the keys of a [problem] table in canonical order.
-var problemKeys = []string{"label", "topology", "order", "buffers", "m", "p", "h", "S", "C", "A", "D", "V", "stages"}
+var problemKeys = []string{"label", "topology", "order", "buffers", "m", "p", "h", "S", "C", "A", "D", "V", "stages",
+	"procs", "result_ratio", "return", "deadline"}
 
-var runKeys = []string{"verify", "prune", "solver", "form", "tolerance", "max_stages", "pattern", "stage_generation", "warm"}
+var runKeys = []string{"verify", "prune", "solver", "form", "tolerance", "max_stages", "pattern", "stage_generation", "warm", "worker_order"}
 
 // Parse parses the TOML text of a spec. Every problem parameter may be a
 // single value, a list, or a range table {from, to, points, scale}. Errors
@@ -244,7 +261,13 @@ func (sp *Spec) Size() float64 {
 	total := 0.0
 	for gi := range sp.Grids {
 		g := &sp.Grids[gi]
-		common := float64(len(g.S)) * float64(len(g.C)) * float64(len(g.A)) * float64(len(g.D)) * float64(len(g.V)) * float64(len(g.Stages))
+		loads := len(g.V)
+		if g.Deadline != nil {
+			loads = len(g.Deadline)
+		}
+		betas, rets := g.results()
+		common := float64(len(g.S)) * float64(len(g.C)) * float64(len(g.A)) * float64(len(g.D)) * float64(loads) * float64(len(g.Stages)) *
+			float64(len(betas)) * float64(len(rets))
 		for _, kind := range g.Topology {
 			shapes := 0.0
 			switch kind {
@@ -334,6 +357,12 @@ func parseRun(file string, t map[string]any, rc *RunConfig) error {
 				return bad(`"greedy" or "search"`)
 			}
 			rc.Pattern = s
+		case "worker_order":
+			s, ok := v.(string)
+			if !ok || (s != solve.OrderSearch && s != solve.OrderGiven) {
+				return bad(`"search" or "given"`)
+			}
+			rc.WorkerOrder = s
 		case "max_stages":
 			n, ok := toInt(v)
 			if !ok || n < 0 {
@@ -670,7 +699,7 @@ func parseGrid(file, prefix string, t map[string]any) (Grid, error) {
 	if err := gp.keys(); err != nil {
 		return gp.g, err
 	}
-	for _, step := range []func() error{gp.label, gp.topologies, gp.orders, gp.intAxes, gp.floatAxes} {
+	for _, step := range []func() error{gp.label, gp.topologies, gp.procs, gp.orders, gp.intAxes, gp.floatAxes, gp.results, gp.deadlines} {
 		if err := step(); err != nil {
 			return gp.g, err
 		}
@@ -800,7 +829,7 @@ func (gp *gridParser) intAxes() error {
 		{problem.FieldH, &gp.g.H, nil},
 	}
 	for _, in := range ints {
-		if !gp.uses[in.key] {
+		if !gp.uses[in.key] || (in.key == problem.FieldM && gp.g.Procs != nil) {
 			continue
 		}
 		v, err := gp.get(in.key, in.def)
@@ -823,7 +852,23 @@ func (gp *gridParser) floatAxes() error {
 		{problem.FieldS, &gp.g.S}, {problem.FieldC, &gp.g.C}, {problem.FieldA, &gp.g.A}, {problem.FieldD, &gp.g.D}, {problem.FieldV, &gp.g.V},
 	}
 	for _, fl := range floats {
-		v, err := gp.get(fl.key, nil)
+		var def any
+		switch {
+		case gp.g.Procs != nil && fl.key != problem.FieldD && fl.key != problem.FieldV:
+			def = 0.0 // the processors' own (a star's S, C, A are no axes then)
+			if _, ok := gp.t[fl.key]; ok {
+				return &SpecError{File: gp.file, Field: gp.field(fl.key), Msg: "not used with procs (each processor has its own S, C and A)"}
+			}
+			*fl.dst = []float64{0}
+			continue
+		case fl.key == problem.FieldV && gp.t["deadline"] != nil:
+			if _, ok := gp.t["V"]; ok {
+				return &SpecError{File: gp.file, Field: gp.field("V"), Msg: "give V or deadline, not both (the deadline form's answer is the load)"}
+			}
+			*fl.dst = []float64{1} // a placeholder: the answer replaces it
+			continue
+		}
+		v, err := gp.get(fl.key, def)
 		if err != nil {
 			return err
 		}

@@ -23,7 +23,7 @@ func isUsage(err error) bool {
 // the two differ; problem fields (S, m, ...) are their own flag names.
 var optionFlags = map[string]string{
 	"NMax": "n-max", "DMin": "D-min", "DMax": "D-max", "Points": "points", "Within": "within", "N": "stages",
-	solve.FieldMaxMemoryMB: "max-memory",
+	solve.FieldMaxMemoryMB: "max-memory", problem.FieldResultRatio: "result-ratio", solve.FieldWorkerOrder: "worker-order",
 }
 
 // flagName is the command line's name of a library field: "--S",
@@ -77,6 +77,8 @@ func problemFlags() []cli.Flag {
 		&cli.StringFlag{Name: "V", Usage: "total load (load units)"},
 		&cli.StringFlag{Name: "procs", Usage: "heterogeneous star: per-processor S:C:A, comma separated (overrides --S --C --A)"},
 		&cli.StringFlag{Name: "relay", Usage: "tree layers that only relay, comma separated (e.g. 1,2,3)"},
+		&cli.StringFlag{Name: "result-ratio", Value: "0", Usage: "star: results per unit of load (β) that every processor sends back to the originator after the distribution (0: none)"},
+		&cli.StringFlag{Name: "return", Value: "fifo", Usage: "star: order of the results on the originator's port: fifo (activation order) or lifo (its reverse)"},
 	}
 }
 
@@ -136,9 +138,15 @@ func parseProblem(c *cli.Context) (*problem.Problem, error) {
 	if in.D, err = parseField(c, "D"); err != nil {
 		return nil, err
 	}
-	if in.V, err = parseField(c, "V"); err != nil {
+	if c.IsSet("deadline") {
+		in.V = 1 // the deadline form's answer replaces it (solve.MaxLoad)
+	} else if in.V, err = parseField(c, "V"); err != nil {
 		return nil, err
 	}
+	if in.ResultRatio, err = parseNumber("result-ratio", c.String("result-ratio"), false); err != nil {
+		return nil, err
+	}
+	in.Return = c.String("return")
 	p, err := problem.New(in)
 	return p, flagErr(err)
 }
@@ -247,9 +255,9 @@ func refuseInapplicable(c *cli.Context, topo string) error {
 	case "star":
 		bad = []string{"p", "h", "order", "buffers", "relay"}
 	case "tree":
-		bad = []string{"m", "procs"}
+		bad = []string{"m", "procs", "return", "worker-order"}
 	case "binomial":
-		bad = []string{"m", "procs", "buffers"}
+		bad = []string{"m", "procs", "buffers", "return", "worker-order"}
 	}
 	for _, name := range bad {
 		if c.IsSet(name) {

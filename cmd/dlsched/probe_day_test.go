@@ -108,13 +108,13 @@ func TestProbeDaySizes(t *testing.T) {
 		dayBase("workers", "1e5")...)
 	refused(t, "more than --max-memory", dayBase("workers", "100000", "max-events", "1e15")...)
 	refused(t, "a tree of 88572 workers with 8857200 jobs needs about 1961 MB of memory", dayBase("workers", "88572", "layout", "tree")...)
-	refused(t, "a tree of 29523 workers with 2952300 jobs may need up to 1.488e+09 simulation events, more than --max-events 5e+07: raise it or use fewer workers (--workers)",
+	refused(t, "a tree of 29523 workers with 2952300 jobs may need up to 1.488e+09 simulation events, more than --max-events 50000000: raise it or use fewer workers (--workers)",
 		dayBase("workers", "29523", "layout", "tree")...)
 	refused(t, "a line of 158 workers with 15800 jobs may need up to 5.025e+07 simulation events", dayBase("workers", "158")...)
 	refused(t, "a line of 20 workers with 2000 jobs may need up to", dayBase("workers", "20", "max-events", "100000")...)
 	// The granularity study: all its runs count.
 	gran := []string{"farm", "day", "--granularity", "--workers", "32", "--harness", "A", "--bandwidth", "1.51MiB", "--setup-time", "3e-6"}
-	refused(t, "the granularity study's 8 runs may need up to 4.309e+08 simulation events, more than --max-events 5e+07: raise it or use fewer jobs (less --total-work or longer --job-times)", gran...)
+	refused(t, "the granularity study's 8 runs may need up to 4.309e+08 simulation events, more than --max-events 50000000: raise it or use fewer jobs (less --total-work or longer --job-times)", gran...)
 	refused(t, "invalid --total-work 1e+12: want at most 100000000 jobs", append(gran, "--total-work", "1e12")...)
 	refused(t, "invalid --total-work 4194.304: want at most 100000000 jobs: in jobs of 1e-12 s (--job-times)", append(gran, "--job-times", "1e-12")...)
 	refused(t, "invalid --job-times (1001 times)", append(gran, "--job-times", strings.Repeat("1,", 1000)+"1")...)

@@ -26,11 +26,11 @@ func neppArgs(args ...string) []string {
 // 4.1e12, FT's replicas at their worst) and the scan is refused at once,
 // naming the limit; so is a run beyond --max-memory, before it is built.
 func TestProbeNeppLimits(t *testing.T) {
-	refused(t, "the scan over p = 1..100000 with 100 jobs may need up to 4.1e+12 simulation events, more than --max-events 5e+07: raise it or use fewer p (--scan-p) or jobs (--jobs)",
+	refused(t, "the scan over p = 1..100000 with 100 jobs may need up to 4.1e+12 simulation events, more than --max-events 50000000: raise it or use fewer p (--scan-p) or jobs (--jobs)",
 		"farm", "nepp", "--scan-p", "1..100000", "--jobs", "100", "--work", "1")
 	refused(t, "md on 1 node with 10000000 jobs, q = 6 needs about 643 MB of memory, more than --max-memory 256: raise it or use fewer jobs (--jobs) or nodes (--speeds)",
 		"farm", "nepp", "--algorithm", "md", "--speeds", "1", "--jobs", "1e7", "--work", "1", "--max-events", "1e9", "--max-memory", "256")
-	refused(t, "ft on 10000 nodes with 100 jobs, q = 6 may need up to 7.4e+06 simulation events, more than --max-events 1e+06: raise it or use fewer jobs (--jobs) or nodes (--speeds)",
+	refused(t, "ft on 10000 nodes with 100 jobs, q = 6 may need up to 7.4e+06 simulation events, more than --max-events 1000000: raise it or use fewer jobs (--jobs) or nodes (--speeds)",
 		"farm", "nepp", "--algorithm", "ft", "--speeds", strings.Repeat("1,", 9999)+"1", "--jobs", "100", "--work", "1", "--max-events", "1e6")
 	// The model alone is cheap at any p: the same scan with --no-sim runs,
 	// within its memory estimate (its JSON, 300,000 rows, written a row at

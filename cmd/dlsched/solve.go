@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -28,6 +29,7 @@ func solverFlags() []cli.Flag {
 		&cli.Float64Flag{Name: "tolerance", Value: solve.DefaultTolerance, Usage: "certified relative gap to reach"},
 		&cli.BoolFlag{Name: "stage-generation", Value: true, Usage: "solve large compact LPs (1,000 messages or more) by stage generation: a restricted LP over the stages likely to carry load, grown by reduced costs and certified against the full LP; false solves the full LP at once"},
 		&cli.Int64Flag{Name: "max-memory", Value: solve.DefaultMaxModelBytes >> 20, Usage: "refuse an LP or a verification estimated to need more MB (checked before anything is built)"},
+		&cli.StringFlag{Name: "worker-order", DefaultText: "search when the --procs differ, else given", Usage: "star with --procs: search (choose the processors that carry load and the order every stage activates them: exact up to 8 processors, heuristic with a bound beyond) or given (the order listed)"},
 	}
 }
 
@@ -35,6 +37,7 @@ func solveCommand() *cli.Command {
 	flags := append(problemFlags(), solverFlags()...)
 	flags = append(flags,
 		&cli.StringFlag{Name: "stages", Value: "min", Usage: "number of stages n, or min for n_min"},
+		&cli.StringFlag{Name: "deadline", Usage: "instead of --V: the largest load that finishes by this time (the deadline form)"},
 		&cli.BoolFlag{Name: "no-prune", Usage: "return the raw LP optimum, empty messages included"},
 		&cli.StringFlag{Name: "format", Value: "table", Usage: "output: table, json or csv"},
 		&cli.StringFlag{Name: "out", Usage: "write the output to FILE (atomically) instead of stdout"},
@@ -61,7 +64,19 @@ func lpOptions(c *cli.Context) (solve.Options, func(), error) {
 		Tolerance: c.Float64("tolerance"), MaxMemoryMB: c.Int64("max-memory"), NoStageGeneration: !c.Bool("stage-generation"),
 		NoPrune: c.Bool("no-prune"), Context: c.Context}
 	opt, done, err := st.Options()
-	return opt, done, flagErr(err)
+	if err != nil {
+		return opt, done, flagErr(err)
+	}
+	opt.WorkerOrder = c.String("worker-order")
+	if c.IsSet("worker-order") && strings.TrimSpace(c.String("procs")) == "" {
+		done()
+		return opt, nil, usagef("invalid --worker-order %s: it needs --procs (per-processor parameters of a star)", opt.WorkerOrder)
+	}
+	if _, err := opt.SearchesOrder(&problem.Problem{}); err != nil {
+		done()
+		return opt, nil, flagErr(err)
+	}
+	return opt, done, nil
 }
 
 func checkOutPath(flag, path string, exts ...string) error {
@@ -113,7 +128,12 @@ func solveAction(c *cli.Context) error {
 		return err
 	}
 	gc := lowerGC(p, n, opt)
-	res, err := solve.Schedule(p, n, opt)
+	var res *solve.Result
+	if c.IsSet("deadline") {
+		res, err = solve.MaxLoad(p, n, deadline(c), opt)
+	} else {
+		res, err = solve.Schedule(p, n, opt)
+	}
 	restoreGC(gc)
 	if err != nil {
 		return solveErr(err)
@@ -161,14 +181,54 @@ func solveErr(err error) error {
 	return flagErr(err)
 }
 
-// solveInputs reads the problem, --stages and --format and checks the
-// output paths, before anything is solved.
+// deadline returns --deadline (checked by solveInputs).
+func deadline(c *cli.Context) float64 {
+	v, _ := problem.ParseNumber("deadline", c.String("deadline"), false)
+	return v
+}
+
+// checkDeadline checks --deadline: a finite time > 0, not with --V or
+// --export-model.
+func checkDeadline(c *cli.Context) error {
+	if !c.IsSet("deadline") {
+		return nil
+	}
+	if c.IsSet("V") {
+		return usagef("invalid --deadline: give --V or --deadline, not both")
+	}
+	if c.IsSet("export-model") {
+		return usagef("invalid --export-model: the deadline form's LPs depend on the answer; export with --V")
+	}
+	v, err := parseNumber("deadline", c.String("deadline"), false)
+	if err != nil {
+		return err
+	}
+	if !(v > 0) {
+		return usagef("invalid --deadline %s: want a finite time > 0", c.String("deadline"))
+	}
+	return nil
+}
+
+// solveStages reads --stages; with --deadline and finite buffers n_min
+// depends on the answer, so the count must be given.
+func solveStages(c *cli.Context, p *problem.Problem) (int, error) {
+	if s := strings.TrimSpace(c.String("stages")); c.IsSet("deadline") && !math.IsInf(p.D, 1) && (s == "" || s == "min") {
+		return 0, usagef("invalid --stages min: with --deadline and a finite --D give the number of stages (n_min depends on the load)")
+	}
+	return parseStages(c, p)
+}
+
+// solveInputs reads the problem, --stages, --deadline and --format and
+// checks the output paths, before anything is solved.
 func solveInputs(c *cli.Context) (*problem.Problem, int, string, error) {
+	if err := checkDeadline(c); err != nil {
+		return nil, 0, "", err
+	}
 	p, err := parseProblem(c)
 	if err != nil {
 		return nil, 0, "", err
 	}
-	n, err := parseStages(c, p)
+	n, err := solveStages(c, p)
 	if err != nil {
 		return nil, 0, "", err
 	}
@@ -189,6 +249,10 @@ func solveInputs(c *cli.Context) (*problem.Problem, int, string, error) {
 // then writes --export-model.
 func checkSolveSize(c *cli.Context, p *problem.Problem, n int, opt solve.Options) error {
 	if err := solve.Check(p, n, opt); err != nil {
+		var fe *problem.FieldError
+		if errors.As(err, &fe) {
+			return flagErr(err) // an option the problem cannot have (--form with results)
+		}
 		var re *replay.SizeError
 		if errors.As(err, &re) {
 			return sizeUsage(err, "skip verification with --no-verify")

@@ -58,6 +58,9 @@ type plan struct {
 	// start sending chunk c (its stated start, for schedules that state
 	// no hops).
 	release []float64
+	// rets are the result messages of a star, in the order listed
+	// (results.go).
+	rets []pret
 }
 
 // group returns the receive group of node id: its layer for trees, its
@@ -114,6 +117,9 @@ func newPlan(s *schedule.Schedule, needHops bool) (*plan, error) {
 		return nil, err
 	}
 	if err := pl.chunks(prob, needHops); err != nil {
+		return nil, err
+	}
+	if err := pl.results(prob); err != nil {
 		return nil, err
 	}
 	pl.sendLists()

@@ -139,6 +139,9 @@ type Result struct {
 	// (Options.Faults), and LostLoad the load they leave uncomputed.
 	Incomplete []int
 	LostLoad   float64
+	// Returns follows the schedule's result messages (stars with a result
+	// ratio); Makespan includes their ends.
+	Returns []ReturnTimes
 }
 
 // Apply writes the replay's times into s: every chunk's hops (from, to,
@@ -165,6 +168,11 @@ func (r *Result) Apply(s *schedule.Schedule) error {
 		c.Arrival = t.Arrival
 		c.ComputeStart, c.ComputeEnd = t.ComputeStart, t.ComputeEnd
 	}
+	for k := range s.Returns {
+		if k < len(r.Returns) {
+			s.Returns[k].Start, s.Returns[k].End = r.Returns[k].Start, r.Returns[k].End
+		}
+	}
 	s.Cmax = r.Makespan
 	return nil
 }
@@ -181,6 +189,8 @@ type recorder struct {
 	busy     []float64
 	makespan float64
 	done     []int32 // completed computations per chunk
+	// retStart and retEnd: the result messages' transfers.
+	retStart, retEnd []float64
 }
 
 func newRecorder(pl *plan) *recorder {
@@ -204,6 +214,7 @@ func newRecorder(pl *plan) *recorder {
 	r.busy = make([]float64, len(pl.g.Nodes))
 	r.makespan = ninf
 	r.done = make([]int32, len(pl.ch))
+	r.retStart, r.retEnd = fill(len(pl.rets)), fill(len(pl.rets))
 	return r
 }
 
@@ -242,7 +253,7 @@ func (r *recorder) computed(id int, c int32, st, en float64) {
 
 func (r *recorder) result(sim *executor.Sim) Result {
 	pl := r.pl
-	res := Result{Finish: r.finish, Busy: r.busy, Events: sim.Events(), Processors: pl.computing, TraceHash: sim.TraceHash()}
+	res := Result{Finish: r.finish, Busy: r.busy, Events: sim.Events(), Processors: pl.computing, TraceHash: sim.TraceHash(), Returns: r.returnTimes()}
 	res.Makespan = r.makespan
 	if math.IsInf(res.Makespan, -1) {
 		res.Makespan = 0
@@ -388,13 +399,19 @@ func runEarliest(pl *plan, opt *Options) (Result, error) {
 		})
 	}
 	procs := make([]*executor.Proc, n)
+	computed := computedEvents(pl, sim, cpus)
 	for l := 0; l < len(pl.sends); l++ {
 		sends := pl.sends[l]
-		if len(sends) == 0 {
-			continue
-		}
 		for _, id := range pl.g.ByLayer[l] {
-			procs[id] = sim.Spawn(nodeName(id), func(p *executor.Proc) { relayNode(p, pl, in, id, sends) })
+			if len(sends) == 0 && (id != 0 || computed == nil) {
+				continue
+			}
+			procs[id] = sim.Spawn(nodeName(id), func(p *executor.Proc) {
+				relayNode(p, pl, in, id, sends)
+				if id == 0 && computed != nil {
+					receiveResults(p, pl, rec, computed)
+				}
+			})
 		}
 	}
 	crashed, err := injectFaults(pl, sim, opt.Faults, cpus, in, procs)
@@ -653,6 +670,7 @@ func runTimed(pl *plan, opt *Options) (Result, *timedState, error) {
 			}
 		})
 	}
+	timedResults(pl, sim, rec)
 	if err := sim.Run(opt.context()); err != nil {
 		return Result{}, nil, fmt.Errorf("executor: timed replay: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -48,6 +49,9 @@ func Earliest(s *schedule.Schedule, opt Options) (Result, error) {
 	pl, err := newCheckedPlan(s, false, &opt)
 	if err != nil {
 		return Result{}, err
+	}
+	if len(opt.Faults) > 0 && len(pl.rets) > 0 {
+		return Result{}, errors.New("executor: faults are not replayed with result messages")
 	}
 	for i := range pl.ch {
 		if pl.ch[i].load < 0 {
@@ -178,9 +182,11 @@ func deriveHops(s *schedule.Schedule, opt *Options) (*schedule.Schedule, error) 
 	}
 	out := *s
 	out.Chunks = append([]schedule.Chunk(nil), s.Chunks...)
+	out.Returns = slices.Clone(s.Returns)
 	if err := res.Apply(&out); err != nil {
 		return nil, err
 	}
+	out.Returns = s.Returns // the stated result messages are checked as stated
 	for i := range out.Chunks {
 		c, st := &out.Chunks[i], &s.Chunks[i]
 		if h := &c.Hops[0]; h.Start != st.Start {
@@ -257,6 +263,7 @@ func check(pl *plan, ts *timedState, res *Result, opt *Options, scale float64) [
 		}
 	}
 	ck.late(ts)
+	ck.checkResults(ts, res, !opt.SkipStatedTimes)
 	if !opt.SkipStatedTimes {
 		checkStated(ck, res, tol)
 	}

@@ -6,10 +6,10 @@
 // package; the machine models under executor/ never import each other; the
 // LP model knows no solver and no topology; nothing imports the command.
 // The command, sweep, compare and optimize reach the LP side
-// (formulations, lp, solver, solve/engine, solve/pattern) through package
-// solve alone, in their tests too; the solve route goes down only (solve →
-// solve/pattern → solve/engine → formulations, lp, solver); no package is
-// called pipeline.
+// (formulations, lp, solver, solve/engine, solve/pattern, solve/order)
+// through package solve alone, in their tests too; the solve route goes
+// down only (solve → solve/order, solve/pattern → solve/engine →
+// formulations, lp, solver); no package is called pipeline.
 //
 // Sources: no error string outside cmd/ has command-line flag syntax; the
 // command stays thin (no LP, formulation, solver, topology or kernel

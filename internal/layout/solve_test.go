@@ -8,7 +8,7 @@ import (
 
 // lpSide are the packages of the LP side below package solve: the callers
 // of solve reach them through solve alone (docs/architecture.md).
-var lpSide = []string{"formulations", "lp", "solver", "solve/engine", "solve/pattern"}
+var lpSide = []string{"formulations", "lp", "solver", "solve/engine", "solve/pattern", "solve/order"}
 
 // within reports whether package d is package p or one of its
 // sub-packages.
@@ -43,6 +43,8 @@ func TestSolveIsTheDoor(t *testing.T) {
 // solve and its sub-packages import none of the packages that call them
 // (optimize, sweep, compare, the command); the engine imports neither the
 // pattern search nor solve; the pattern search does not import solve; the
+// worker order search (solve/order) imports the engine only, neither the
+// pattern search nor solve nor the executor; the
 // closed forms and the formulation import nothing of solve. No package is
 // called pipeline, and none imports one.
 func TestSolveLayers(t *testing.T) {
@@ -53,6 +55,7 @@ func TestSolveLayers(t *testing.T) {
 	}{
 		{"solve", []string{"optimize", "sweep", "compare", "cmd"}},
 		{"solve/pattern", []string{"solve", "optimize", "sweep", "compare", "cmd"}},
+		{"solve/order", []string{"solve", "solve/pattern", "optimize", "sweep", "compare", "cmd", "executor"}},
 		{"solve/engine", []string{"solve", "solve/pattern", "optimize", "sweep", "compare", "cmd", "executor"}},
 		{"formulations", []string{"solve", "optimize", "solver", "closedform"}},
 		{"closedform", []string{"solve", "optimize", "formulations", "lp", "solver"}},

@@ -96,6 +96,9 @@ func (o *Options) limit() int64 {
 // estimated to need more memory than opt allows. It allocates nothing in
 // proportion to n.
 func CheckSize(p *problem.Problem, n int, opt Options) error {
+	if err := checkForm(p, opt); err != nil {
+		return err
+	}
 	est := formulations.EstimateFull(p, n, opt.Form)
 	est.Generated = est.Generated && !opt.NoStageGeneration
 	if est.Bytes() > opt.limit() {
@@ -219,6 +222,20 @@ func attemptOf(alg, presolve string, sol *solver.Solution, err error, secs float
 	return at
 }
 
+// FieldForm names Options.Form in errors (*problem.FieldError).
+const FieldForm = "form"
+
+// checkForm refuses result messages in another form than the compact one:
+// their rows and the dual repair that certifies them are written for the
+// compact form (docs/heterogeneous.md).
+func checkForm(p *problem.Problem, opt Options) error {
+	if p.Returns() && opt.Form != formulations.FormCompact {
+		return &problem.FieldError{Field: FieldForm, Value: opt.Form.String(),
+			Want: "compact when results are returned ({" + problem.FieldResultRatio + "} > 0)"}
+	}
+	return nil
+}
+
 // newOutcome builds the LP of pattern pat in opt's form, after checking
 // its estimated size against the memory limit, and the unsolved Outcome
 // that records its solves.
@@ -227,12 +244,22 @@ func newOutcome(p *problem.Problem, pat formulations.Pattern, opt Options) (*Out
 	if err != nil {
 		return nil, nil, formulations.Scale{}, err
 	}
+	return outcomeOf(nw, opt)
+}
+
+// outcomeOf builds the LP of network nw in opt's form, after checking its
+// form and its estimated size against the memory limit, and the unsolved
+// Outcome that records its solves.
+func outcomeOf(nw *formulations.Network, opt Options) (*Outcome, *formulations.Layout, formulations.Scale, error) {
+	if err := checkForm(nw.Prob, opt); err != nil {
+		return nil, nil, formulations.Scale{}, err
+	}
 	est := nw.Estimate(opt.Form)
 	est.Generated = est.Generated && !opt.NoStageGeneration
 	if est.Bytes() > opt.limit() {
 		return nil, nil, formulations.Scale{}, &SizeError{Estimate: est, Limit: opt.limit()}
 	}
-	sc := formulations.NewScale(p)
+	sc := formulations.NewScale(nw.Prob)
 	model, lay := nw.Build(opt.Form, sc)
 	return unsolved(nw, model), lay, sc, nil
 }
@@ -253,7 +280,31 @@ func SolvePattern(p *problem.Problem, pat formulations.Pattern, opt Options) (*O
 	if err != nil {
 		return nil, err
 	}
+	return out.solve(lay, sc, opt)
+}
+
+// SolveNetwork builds, solves, repairs and certifies the LP of a network
+// built by its caller (the order search's relaxations,
+// formulations.NewOrderRelaxation) as SolvePattern does for a pattern's
+// network. Stage generation and restarts do not apply.
+func SolveNetwork(nw *formulations.Network, opt Options) (*Outcome, error) {
+	if opt.Solver == nil {
+		return nil, errors.New("engine: no solver")
+	}
+	opt.NoStageGeneration, opt.Starts = true, nil
+	out, lay, sc, err := outcomeOf(nw, opt)
+	if err != nil {
+		return nil, err
+	}
+	return out.solve(lay, sc, opt)
+}
+
+// solve solves the outcome's LP (layout lay, scale sc): by stage
+// generation where it applies, else by the attempts in turn, each
+// polished while the certified gap exceeds the tolerance.
+func (out *Outcome) solve(lay *formulations.Layout, sc formulations.Scale, opt Options) (*Outcome, error) {
 	nw, model := out.Network, out.Model
+	p, pat := nw.Prob, nw.Pattern
 	tol := opt.tol()
 	var lastErr error
 	generated := false

@@ -25,7 +25,7 @@ const maxGenerationRounds = 30
 // ordinary tree, fewer than formulations.GenerationMinMessages messages),
 // or a first restricted LP that would hold most of the pattern anyway.
 func initialLive(p *problem.Problem, pat formulations.Pattern, opt Options) []bool {
-	if opt.NoStageGeneration || !formulations.GeneratedByDefault(p.Kind, opt.Form, len(pat)) {
+	if opt.NoStageGeneration || p.Returns() || !formulations.GeneratedByDefault(p.Kind, opt.Form, len(pat)) {
 		return nil
 	}
 	stages := make([]int, 0, len(pat))

@@ -59,7 +59,9 @@ type Sequence struct {
 // whose n-stage LP is a prefix of a larger one). opt.NoPrune is implied.
 func NewSequence(p *problem.Problem, opt Options) *Sequence {
 	inc, ok := opt.Solver.(solver.Incremental)
-	if !ok || opt.Form != formulations.FormCompact {
+	if !ok || opt.Form != formulations.FormCompact || p.Returns() {
+		// With result messages the n-stage LP is no prefix of a larger
+		// one: the first result message follows the last message sent.
 		return nil
 	}
 	pc := *p
@@ -217,7 +219,7 @@ var errWarmFailed = errors.New("warm start gave no certified answer")
 // tolerance, the solver failed, or the model would exceed the memory
 // limit); warm reports whether the solve started from a previous basis.
 func (e *Sequence) Solve(n int) (out *Outcome, warm, ok bool) {
-	if n < 1 || e.broken {
+	if n < 1 || e.broken || e.p.Returns() {
 		return nil, false, false
 	}
 	if e.model == nil || n > e.capacity {

@@ -73,6 +73,10 @@ func Solve(p *problem.Problem, n int, opt Options) (*schedule.Schedule, int, err
 		return nil, 0, &problem.FieldError{Field: FieldMethod, Value: method,
 			Want: "search when pruning is off (without pruning every message of the n-stage pattern is sent)"}
 	}
+	if nmin := p.NMin(); n < nmin {
+		// As engine.Solve says it, before any candidate's capacity does.
+		return nil, 0, &problem.StagesError{N: n, NMin: nmin}
+	}
 	switch method {
 	case MethodGreedy:
 		s, err := engine.Solve(p, n, opt.Engine)

@@ -330,7 +330,7 @@ func (sr *searcher) destinations() error {
 	case p.Kind == topology.Star && len(p.Procs) == 0:
 		return sr.stars()
 	case p.Kind == topology.Star:
-		sr.info.Note = "heterogeneous star: no processor subsets"
+		sr.info.Note = "heterogeneous star: processor subsets are left to the worker order search"
 	case len(p.Relay) > 0:
 		sr.info.Note = "relay-only layers given: no layer subsets"
 	default:

@@ -457,7 +457,7 @@ func TestLimits(t *testing.T) {
 	_, err := simulate(context.Background(), cfg, platform.RunOptions{Limits: platform.Limits{MaxEvents: 5e7}})
 	var le *platform.LimitError
 	if !errors.As(err, &le) || err.Error() != "nepp: ft on 100000 nodes with 100 jobs, q = 6 may need up to "+
-		"7.4e+07 simulation events, more than Limits.MaxEvents 5e+07: raise it or use fewer jobs (Config.Jobs) or nodes (Config.Speeds)" {
+		"7.4e+07 simulation events, more than Limits.MaxEvents 50000000: raise it or use fewer jobs (Config.Jobs) or nodes (Config.Speeds)" {
 		t.Fatalf("got %v", err)
 	}
 	cfg = &Config{Algorithm: Multiple, Speeds: []float64{1}, Queue: 6, Jobs: MaxJobs, Work: 1}
