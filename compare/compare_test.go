@@ -274,6 +274,7 @@ func TestChart(t *testing.T) {
 		t.Errorf("makespans 0.5 to 0.517 on a log axis")
 	}
 }
+
 // On a heterogeneous star the dls plan comes from the worker order search
 // of `dlsched solve` (issue 30): its order is searched exactly, it is
 // never longer than the plan in the given order, and a crashed worker's
