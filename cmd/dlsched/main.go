@@ -55,10 +55,11 @@ func newApp() *cli.App {
 	}
 	// A usage error in any command is one line on stderr and exit 2, never
 	// the help on stdout; an unknown subcommand is a usage error too.
-	var walk func(cs []*cli.Command)
-	walk = func(cs []*cli.Command) {
+	var walk func(cs []*cli.Command, parent string)
+	walk = func(cs []*cli.Command, parent string) {
 		for _, c := range cs {
-			c.OnUsageError = func(_ *cli.Context, err error, _ bool) error { return usage(err) }
+			name := strings.TrimSpace(parent + " " + c.Name)
+			c.OnUsageError = func(_ *cli.Context, err error, _ bool) error { return usage(flagError(name, err)) }
 			if len(c.Subcommands) > 0 {
 				subs := c.Subcommands
 				c.Action = func(ctx *cli.Context) error {
@@ -67,12 +68,33 @@ func newApp() *cli.App {
 					}
 					return cli.ShowSubcommandHelp(ctx)
 				}
-				walk(subs)
+				walk(subs, name)
 			}
 		}
 	}
-	walk(app.Commands)
+	walk(app.Commands, "")
 	return app
+}
+
+// flagError says the flag package's "flag provided but not defined: -x"
+// and "flag needs an argument: -x" in the command's words, with the long
+// form of the flag the user typed and where to find the valid ones.
+func flagError(command string, err error) error {
+	msg := err.Error()
+	for _, c := range []struct{ prefix, say string }{
+		{"flag provided but not defined: -", "unknown flag %s for %s (see dlsched %s --help)"},
+		{"flag needs an argument: -", "flag %s of %s needs a value (see dlsched %s --help)"},
+	} {
+		if name, ok := strings.CutPrefix(msg, c.prefix); ok {
+			name = strings.TrimLeft(name, "-")
+			dash := "--"
+			if len(name) == 1 {
+				dash = "-"
+			}
+			return fmt.Errorf(c.say, dash+name, command, command)
+		}
+	}
+	return err
 }
 
 func commandNames(cs []*cli.Command) string {

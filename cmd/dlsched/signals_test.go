@@ -215,3 +215,24 @@ stage_generation = false
 		t.Errorf("after resuming: %d rows, want 8", n)
 	}
 }
+
+// An unknown flag or a flag without its value is named with its dashes and
+// the command it was given to, in every command (the flag package said
+// "flag provided but not defined: -bogus" in all but sweep and plot).
+func TestUnknownFlagMessage(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"solve", "--bogus"}, "dlsched: unknown flag --bogus for solve (see dlsched solve --help)\n"},
+		{[]string{"optimize", "--deadline", "3"}, "dlsched: unknown flag --deadline for optimize (see dlsched optimize --help)\n"},
+		{[]string{"farm", "pfarm", "--bogus"}, "dlsched: unknown flag --bogus for farm pfarm (see dlsched farm pfarm --help)\n"},
+		{[]string{"farm", "nepp", "--jobs"}, "dlsched: flag --jobs of farm nepp needs a value (see dlsched farm nepp --help)\n"},
+		{[]string{"solve", "--m"}, "dlsched: flag -m of solve needs a value (see dlsched solve --help)\n"},
+	} {
+		out, errOut, code := dlsched(t, c.args...)
+		if code != 2 || out != "" || errOut != c.want {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q, want %q", c.args, code, out, errOut, c.want)
+		}
+	}
+}
