@@ -7,6 +7,7 @@ import (
 
 	"github.com/dlsched/dlsched/lp"
 	"github.com/dlsched/dlsched/solver"
+	"github.com/dlsched/dlsched/solver/solvertest"
 )
 
 // TestBasisRoundTrip: the optimal basis of the 300x300 random LP has one
@@ -16,7 +17,7 @@ import (
 // still solves the smaller model to its cold optimum, in fewer iterations
 // than the cold solve.
 func TestBasisRoundTrip(t *testing.T) {
-	m := randomLP(300, 0.05, 1)
+	m := solvertest.RandomLP(300, 0.05, 1)
 	p := newProblem(t)
 	if _, ok := p.Basis(); ok {
 		t.Fatal("Basis before any solve reported a basis")
@@ -41,7 +42,7 @@ func TestBasisRoundTrip(t *testing.T) {
 
 	q := newProblem(t)
 	again := resolveFrom(t, q, m.Clone(), b)
-	if again.Iterations != 0 || !near(again.Objective, sol.Objective, 1e-9) {
+	if again.Iterations != 0 || !solvertest.Near(again.Objective, sol.Objective, 1e-9) {
 		t.Errorf("from the optimal basis: %d iterations, objective %.12g; want 0 and %.12g", again.Iterations, again.Objective, sol.Objective)
 	}
 
@@ -61,7 +62,7 @@ func TestBasisRoundTrip(t *testing.T) {
 	}
 	warm := resolveFrom(t, q, mod, b)
 	t.Logf("column %d fixed at 0: objective %.10g -> %.10g, iterations from the old basis %d, cold %d", j, sol.Objective, warm.Objective, warm.Iterations, cold.Iterations)
-	if !near(warm.Objective, cold.Objective, 1e-9) {
+	if !solvertest.Near(warm.Objective, cold.Objective, 1e-9) {
 		t.Errorf("from the old basis: objective %.15g, cold %.15g", warm.Objective, cold.Objective)
 	}
 	if warm.Iterations >= cold.Iterations {

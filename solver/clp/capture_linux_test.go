@@ -9,6 +9,7 @@ import (
 
 	"github.com/dlsched/dlsched/lp"
 	"github.com/dlsched/dlsched/solver"
+	"github.com/dlsched/dlsched/solver/solvertest"
 )
 
 // captureFDs runs f with file descriptors 1 and 2 redirected to a file and
@@ -56,7 +57,7 @@ func captureFDs(t *testing.T, f func()) string {
 // every algorithm and for optimal, infeasible, unbounded and stopped
 // solves and warm starts. As a control, LogLevel 1 does print.
 func TestSilentByDefault(t *testing.T) {
-	models := []*lp.Model{lpMixed(), lpMaxGE(), lpInfeasible(), lpUnbounded(), lpNoRows(), randomLP(200, 0.05, 9)}
+	models := []*lp.Model{solvertest.Mixed(), solvertest.MaxGE(), solvertest.Infeasible(), solvertest.Unbounded(), solvertest.NoRows(), solvertest.RandomLP(200, 0.05, 9)}
 	out := captureFDs(t, func() {
 		p, err := New()
 		if err != nil {
@@ -88,7 +89,7 @@ func TestSilentByDefault(t *testing.T) {
 			return
 		}
 		defer p.Close()
-		p.Solve(lpMixed(), solver.Options{LogLevel: 1})
+		p.Solve(solvertest.Mixed(), solver.Options{LogLevel: 1})
 	})
 	if control == "" {
 		t.Error("LogLevel 1 printed nothing: is the capture working?")

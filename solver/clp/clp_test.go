@@ -20,6 +20,7 @@ import (
 
 	"github.com/dlsched/dlsched/lp"
 	"github.com/dlsched/dlsched/solver"
+	"github.com/dlsched/dlsched/solver/solvertest"
 )
 
 func TestVersionAndAvailable(t *testing.T) {
@@ -37,50 +38,22 @@ func TestVersionAndAvailable(t *testing.T) {
 	}
 }
 
-// TestSmallLPs checks the hand-computed optima of smallCases (see the
-// comments on each model) with every algorithm and presolve setting.
+// TestSmallLPs checks the hand-computed optima of solvertest.SmallCases
+// (see the comments on each model) with every algorithm and presolve
+// setting, and the duals' conventions.
 func TestSmallLPs(t *testing.T) {
-	for _, tc := range smallCases {
+	for _, tc := range solvertest.SmallCases {
 		for _, alg := range []solver.Algorithm{solver.Dual, solver.Primal, solver.Barrier} {
 			for _, pre := range []solver.Presolve{solver.PresolveOn, solver.PresolveOff} {
-				t.Run(fmt.Sprintf("%s/%s/presolve%d", tc.name, alg, pre), func(t *testing.T) {
+				t.Run(fmt.Sprintf("%s/%s/presolve%d", tc.Name, alg, pre), func(t *testing.T) {
 					p := newProblem(t)
-					m := tc.model()
+					m := tc.Model()
 					sol, err := p.Solve(m, solver.Options{Algorithm: alg, Presolve: pre})
 					if err != nil {
 						t.Fatalf("Solve: %v", err)
 					}
-					if sol.Status != solver.Optimal {
-						t.Fatalf("Status = %v", sol.Status)
-					}
-					if !near(sol.Objective, tc.obj, 1e-9) {
-						t.Errorf("Objective = %.17g, want %g (hand computation)", sol.Objective, tc.obj)
-					}
-					if got := m.ObjectiveValue(sol.X); !near(got, sol.Objective, 1e-9) {
-						t.Errorf("c·X + offset = %.17g, Objective = %.17g", got, sol.Objective)
-					}
-					for j, want := range tc.x {
-						if !near(sol.X[j], want, 1e-9) {
-							t.Errorf("X[%d] = %.17g, want %g", j, sol.X[j], want)
-						}
-					}
-					for i, want := range tc.y {
-						if !near(sol.Duals[i], want, 1e-9) {
-							t.Errorf("Duals[%d] = %.17g, want %g", i, sol.Duals[i], want)
-						}
-					}
-					for j, want := range tc.d {
-						if !near(sol.ReducedCosts[j], want, 1e-9) {
-							t.Errorf("ReducedCosts[%d] = %.17g, want %g", j, sol.ReducedCosts[j], want)
-						}
-					}
-					act := m.Activity(sol.X)
-					for i := range act {
-						if !near(sol.RowActivity[i], act[i], 1e-9) {
-							t.Errorf("RowActivity[%d] = %g, A·X gives %g", i, sol.RowActivity[i], act[i])
-						}
-					}
-					checkDuals(t, m, sol, 1e-9)
+					solvertest.CheckCase(t, tc, m, sol, 1e-9)
+					solvertest.CheckDuals(t, m, sol, 1e-9)
 				})
 			}
 		}
@@ -88,17 +61,17 @@ func TestSmallLPs(t *testing.T) {
 }
 
 // TestDualSignConvention pins the convention stated in the package doc on
-// the production LP (hand-computed duals in lpProduction's comment): the
+// the production LP (hand-computed duals in solvertest.Production's comment): the
 // same d = c − Aᵀy for both senses, so a tight <= row has y <= 0 when
 // minimising and y >= 0 when maximising, and the maximisation's duals are
 // the negated duals of the equivalent minimisation.
 func TestDualSignConvention(t *testing.T) {
 	p := newProblem(t)
-	maxSol, err := p.Solve(lpProduction(lp.Maximize), solver.Options{})
+	maxSol, err := p.Solve(solvertest.Production(lp.Maximize), solver.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	minSol, err := p.Solve(lpProduction(lp.Minimize), solver.Options{})
+	minSol, err := p.Solve(solvertest.Production(lp.Minimize), solver.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +79,7 @@ func TestDualSignConvention(t *testing.T) {
 		t.Errorf("tight <= row: max dual %g (want > 0), min dual %g (want < 0)", maxSol.Duals[0], minSol.Duals[0])
 	}
 	for i := range maxSol.Duals {
-		if !near(maxSol.Duals[i], -minSol.Duals[i], 1e-12) {
+		if !solvertest.Near(maxSol.Duals[i], -minSol.Duals[i], 1e-12) {
 			t.Errorf("row %d: max dual %g, min dual %g, want negatives", i, maxSol.Duals[i], minSol.Duals[i])
 		}
 	}
@@ -124,8 +97,8 @@ func TestInfeasibleUnbounded(t *testing.T) {
 		status solver.Status
 		target error
 	}{
-		{"infeasible", lpInfeasible, solver.Infeasible, solver.ErrInfeasible},
-		{"unbounded", lpUnbounded, solver.Unbounded, solver.ErrUnbounded},
+		{"infeasible", solvertest.Infeasible, solver.Infeasible, solver.ErrInfeasible},
+		{"unbounded", solvertest.Unbounded, solver.Unbounded, solver.ErrUnbounded},
 	}
 	for _, tc := range cases {
 		for _, alg := range []solver.Algorithm{solver.Dual, solver.Primal, solver.Barrier} {
@@ -173,7 +146,7 @@ func TestEmptyShapes(t *testing.T) {
 // iterations (Clp 1.17.6: 450 dual, 1145 primal, with or without
 // presolve), so MaxIterations 1 must stop it.
 func TestIterationLimit(t *testing.T) {
-	m := randomLP(300, 0.05, 1)
+	m := solvertest.RandomLP(300, 0.05, 1)
 	for _, alg := range []solver.Algorithm{solver.Dual, solver.Primal} {
 		for _, pre := range []solver.Presolve{solver.PresolveOn, solver.PresolveOff} {
 			t.Run(fmt.Sprintf("%s/presolve%d", alg, pre), func(t *testing.T) {
@@ -198,7 +171,7 @@ func TestIterationLimit(t *testing.T) {
 // TestTimeLimit: a 1000x1000 random LP takes far more than a millisecond of
 // CPU time, so MaxSeconds 1e-3 must stop it, reported as a time limit.
 func TestTimeLimit(t *testing.T) {
-	m := randomLP(1000, 0.01, 2)
+	m := solvertest.RandomLP(1000, 0.01, 2)
 	p := newProblem(t)
 	sol, err := p.Solve(m, solver.Options{MaxSeconds: 1e-3, Presolve: solver.PresolveOff})
 	if !errors.Is(err, solver.ErrTimeLimit) {
@@ -218,7 +191,7 @@ func TestTimeLimit(t *testing.T) {
 // and duals consistent with the reduced costs.
 func TestAlgorithmsAgree(t *testing.T) {
 	for _, seed := range []uint64{1, 3, 4} {
-		m := randomLP(300, 0.05, seed)
+		m := solvertest.RandomLP(300, 0.05, seed)
 		var ref float64
 		first := true
 		for _, alg := range []solver.Algorithm{solver.Dual, solver.Primal, solver.Barrier} {
@@ -233,34 +206,34 @@ func TestAlgorithmsAgree(t *testing.T) {
 				}
 				if first {
 					ref, first = sol.Objective, false
-				} else if !near(sol.Objective, ref, 1e-7) {
+				} else if !solvertest.Near(sol.Objective, ref, 1e-7) {
 					t.Errorf("seed %d %s presolve %d: objective %.12g, dual+presolve gave %.12g", seed, alg, pre, sol.Objective, ref)
 				}
-				checkDuals(t, m, sol, 1e-6)
+				solvertest.CheckDuals(t, m, sol, 1e-6)
 				p.Close()
 			}
 		}
 	}
 }
 
-// TestPresolveReachesClp: presolve turns lpEqualityFree into an empty
+// TestPresolveReachesClp: presolve turns solvertest.EqualityFree into an empty
 // problem (the equality row eliminates x = 1 + y, and the >= row then is a
 // bound on y), so with presolve on Clp 1.17.6 needs 0 simplex iterations
 // and with presolve off 2. Both must give the hand-computed optimum 3.
 func TestPresolveReachesClp(t *testing.T) {
 	p := newProblem(t)
-	on, err := p.Solve(lpEqualityFree(), solver.Options{Presolve: solver.PresolveOn})
+	on, err := p.Solve(solvertest.EqualityFree(), solver.Options{Presolve: solver.PresolveOn})
 	if err != nil {
 		t.Fatal(err)
 	}
-	off, err := p.Solve(lpEqualityFree(), solver.Options{Presolve: solver.PresolveOff})
+	off, err := p.Solve(solvertest.EqualityFree(), solver.Options{Presolve: solver.PresolveOff})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if on.Iterations != 0 || off.Iterations == 0 {
 		t.Errorf("iterations with presolve %d, without %d; want 0 and > 0", on.Iterations, off.Iterations)
 	}
-	if !near(on.Objective, 3, 1e-12) || !near(off.Objective, 3, 1e-12) {
+	if !solvertest.Near(on.Objective, 3, 1e-12) || !solvertest.Near(off.Objective, 3, 1e-12) {
 		t.Errorf("objectives %g and %g, want 3", on.Objective, off.Objective)
 	}
 }
@@ -269,7 +242,7 @@ func TestPresolveReachesClp(t *testing.T) {
 // Clp and that unset options restore Clp's defaults.
 func TestOptionsApplied(t *testing.T) {
 	p := newProblem(t)
-	m := lpMixed()
+	m := solvertest.Mixed()
 	if _, err := p.Solve(m, solver.Options{PrimalTolerance: 1e-9, DualTolerance: 1e-8, Scaling: 0, ScalingSet: true}); err != nil {
 		t.Fatal(err)
 	}
@@ -307,11 +280,11 @@ func TestOptionsApplied(t *testing.T) {
 	}
 }
 
-// TestWarmStartSmall tightens bounds of lpMixed and re-solves; the new
+// TestWarmStartSmall tightens bounds of solvertest.Mixed and re-solves; the new
 // optima are computed by hand.
 func TestWarmStartSmall(t *testing.T) {
 	p := newProblem(t)
-	m := lpMixed()
+	m := solvertest.Mixed()
 	if _, err := p.Solve(m, solver.Options{}); err != nil {
 		t.Fatal(err)
 	}
@@ -322,12 +295,12 @@ func TestWarmStartSmall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !near(sol.Objective, 18.5, 1e-9) || !near(sol.X[0], 2, 1e-9) || !near(sol.X[1], 2, 1e-9) {
+	if !solvertest.Near(sol.Objective, 18.5, 1e-9) || !solvertest.Near(sol.X[0], 2, 1e-9) || !solvertest.Near(sol.X[1], 2, 1e-9) {
 		t.Fatalf("after a <= 2: objective %g X %v, want 18.5 at (2, 2, 1.5)", sol.Objective, sol.X)
 	}
 	mod := m.Clone()
 	mod.ColUpper[0] = 2
-	checkDuals(t, mod, sol, 1e-9)
+	solvertest.CheckDuals(t, mod, sol, 1e-9)
 
 	// Undo, then raise row 0 to a + b >= 5: rows 0 and 1 tight give
 	// a = 3.5, b = 1.5, cost 7 + 4.5 = 11.5, plus −1.5 + 10 = 20.
@@ -337,7 +310,7 @@ func TestWarmStartSmall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !near(sol.Objective, 20, 1e-9) || !near(sol.X[0], 3.5, 1e-9) || !near(sol.X[1], 1.5, 1e-9) {
+	if !solvertest.Near(sol.Objective, 20, 1e-9) || !solvertest.Near(sol.X[0], 3.5, 1e-9) || !solvertest.Near(sol.X[1], 1.5, 1e-9) {
 		t.Fatalf("after a + b >= 5: objective %g X %v, want 20 at (3.5, 1.5, 1.5)", sol.Objective, sol.X)
 	}
 	if sol.Algorithm != "primal warm-start" {
@@ -350,7 +323,7 @@ func TestWarmStartSmall(t *testing.T) {
 		t.Fatalf("err = %v, want infeasible", err)
 	}
 	p.SetRowBounds(2, 0, 10)
-	if sol, err = p.Resolve(solver.Options{}); err != nil || !near(sol.Objective, 20, 1e-9) {
+	if sol, err = p.Resolve(solver.Options{}); err != nil || !solvertest.Near(sol.Objective, 20, 1e-9) {
 		t.Fatalf("back to feasible: %v, objective %v", err, sol.Objective)
 	}
 }
@@ -360,7 +333,7 @@ func TestWarmStartSmall(t *testing.T) {
 // the modified model (compared with a cold solve of it) in fewer
 // iterations than the cold solve.
 func TestWarmStartRandom(t *testing.T) {
-	m := randomLP(300, 0.05, 1)
+	m := solvertest.RandomLP(300, 0.05, 1)
 	p := newProblem(t)
 	sol, err := p.Solve(m, solver.Options{})
 	if err != nil {
@@ -392,7 +365,7 @@ func TestWarmStartRandom(t *testing.T) {
 	}
 	t.Logf("column %d upper %g -> %g: objective %.10g -> %.10g; iterations warm %d, cold %d",
 		j, m.ColUpper[j], newUp, sol.Objective, warm.Objective, warm.Iterations, cold.Iterations)
-	if !near(warm.Objective, cold.Objective, 1e-9) {
+	if !solvertest.Near(warm.Objective, cold.Objective, 1e-9) {
 		t.Errorf("warm objective %.15g, cold %.15g", warm.Objective, cold.Objective)
 	}
 	if warm.Objective < sol.Objective-1e-9 {
@@ -407,7 +380,7 @@ func TestWarmStartRandom(t *testing.T) {
 	if warm.Iterations >= cold.Iterations {
 		t.Errorf("warm start took %d iterations, cold solve %d", warm.Iterations, cold.Iterations)
 	}
-	checkDuals(t, mod, warm, 1e-6)
+	solvertest.CheckDuals(t, mod, warm, 1e-6)
 }
 
 func TestBadUse(t *testing.T) {
@@ -415,12 +388,12 @@ func TestBadUse(t *testing.T) {
 	if _, err := p.Resolve(solver.Options{}); !errors.Is(err, solver.ErrFailed) {
 		t.Errorf("Resolve before Load: %v", err)
 	}
-	bad := lpMixed()
+	bad := solvertest.Mixed()
 	bad.ColLower[0] = math.NaN()
 	if _, err := p.Solve(bad, solver.Options{}); !errors.Is(err, solver.ErrFailed) {
 		t.Errorf("Solve of invalid model: %v", err)
 	}
-	if err := p.Load(lpMixed()); err != nil {
+	if err := p.Load(solvertest.Mixed()); err != nil {
 		t.Fatal(err)
 	}
 	p.SetColBounds(1, math.NaN(), 1)
@@ -450,7 +423,7 @@ func TestCloseTwice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Solve(lpMixed(), solver.Options{}); err != nil {
+	if _, err := p.Solve(solvertest.Mixed(), solver.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := p.Close(); err != nil {
@@ -460,13 +433,13 @@ func TestCloseTwice(t *testing.T) {
 		t.Fatalf("second Close: %v", err)
 	}
 	p.SetColBounds(0, 0, 1) // no-op after Close
-	if _, err := p.Solve(lpMixed(), solver.Options{}); !errors.Is(err, solver.ErrFailed) {
+	if _, err := p.Solve(solvertest.Mixed(), solver.Options{}); !errors.Is(err, solver.ErrFailed) {
 		t.Errorf("Solve after Close: %v", err)
 	}
 	if _, err := p.Resolve(solver.Options{}); !errors.Is(err, solver.ErrFailed) {
 		t.Errorf("Resolve after Close: %v", err)
 	}
-	if err := p.Load(lpMixed()); !errors.Is(err, solver.ErrFailed) {
+	if err := p.Load(solvertest.Mixed()); !errors.Is(err, solver.ErrFailed) {
 		t.Errorf("Load after Close: %v", err)
 	}
 }
@@ -493,7 +466,7 @@ func rssBytes() int64 {
 // a few MB (a leaked model with this LP loaded costs tens of kB, so 1000
 // leaks would show).
 func TestNewCloseCycles(t *testing.T) {
-	m := lpMixed()
+	m := solvertest.Mixed()
 	cycle := func() {
 		p, err := New()
 		if err != nil {
@@ -535,7 +508,7 @@ func TestCleanupFreesUnclosed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := p.Load(lpMixed()); err != nil {
+		if err := p.Load(solvertest.Mixed()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -552,7 +525,7 @@ func TestCleanupFreesUnclosed(t *testing.T) {
 // TestConcurrent solves on separate Problems from several goroutines (run
 // with -race).
 func TestConcurrent(t *testing.T) {
-	ms := []*lp.Model{randomLP(120, 0.05, 5), randomLP(120, 0.05, 6)}
+	ms := []*lp.Model{solvertest.RandomLP(120, 0.05, 5), solvertest.RandomLP(120, 0.05, 6)}
 	want := make([]float64, len(ms))
 	for i, m := range ms {
 		sol, err := newProblem(t).Solve(m, solver.Options{})
@@ -580,7 +553,7 @@ func TestConcurrent(t *testing.T) {
 					errs <- err
 					return
 				}
-				if !near(sol.Objective, want[i], 1e-9) {
+				if !solvertest.Near(sol.Objective, want[i], 1e-9) {
 					errs <- fmt.Errorf("goroutine %d model %d: objective %g, want %g", g, i, sol.Objective, want[i])
 					return
 				}
@@ -660,22 +633,22 @@ func TestAgainstCLI(t *testing.T) {
 	if err != nil {
 		t.Skip("clp command-line solver not on PATH")
 	}
-	offsetMax := lpProduction(lp.Maximize)
+	offsetMax := solvertest.Production(lp.Maximize)
 	offsetMax.ObjOffset = -4
 	cases := []struct {
 		name   string
 		model  *lp.Model
 		status string // the word clp prints
 	}{
-		{"production-max", lpProduction(lp.Maximize), "Optimal"},
+		{"production-max", solvertest.Production(lp.Maximize), "Optimal"},
 		{"production-max-offset", offsetMax, "Optimal"},
-		{"production-min", lpProduction(lp.Minimize), "Optimal"},
-		{"mixed", lpMixed(), "Optimal"},
-		{"equality-free", lpEqualityFree(), "Optimal"},
-		{"max-ge", lpMaxGE(), "Optimal"},
-		{"random300", randomLP(300, 0.05, 1), "Optimal"},
-		{"infeasible", lpInfeasible(), "PrimalInfeasible"},
-		{"unbounded", lpUnbounded(), "DualInfeasible"},
+		{"production-min", solvertest.Production(lp.Minimize), "Optimal"},
+		{"mixed", solvertest.Mixed(), "Optimal"},
+		{"equality-free", solvertest.EqualityFree(), "Optimal"},
+		{"max-ge", solvertest.MaxGE(), "Optimal"},
+		{"random300", solvertest.RandomLP(300, 0.05, 1), "Optimal"},
+		{"infeasible", solvertest.Infeasible(), "PrimalInfeasible"},
+		{"unbounded", solvertest.Unbounded(), "DualInfeasible"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -694,7 +667,7 @@ func TestAgainstCLI(t *testing.T) {
 				t.Fatal(err)
 			}
 			// The CLI prints about 10 significant digits.
-			if !near(sol.Objective, cliObj, 1e-8) {
+			if !solvertest.Near(sol.Objective, cliObj, 1e-8) {
 				t.Errorf("objective %.12g, clp CLI %.12g", sol.Objective, cliObj)
 			}
 		})
@@ -704,7 +677,7 @@ func TestAgainstCLI(t *testing.T) {
 // BenchmarkSolveRandom loads and solves a sparse random 1000x1000 LP (about
 // 10 nonzeros per row) with the default options (dual simplex, presolve).
 func BenchmarkSolveRandom(b *testing.B) {
-	m := randomLP(1000, 0.01, 7)
+	m := solvertest.RandomLP(1000, 0.01, 7)
 	p, err := New()
 	if err != nil {
 		b.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"github.com/dlsched/dlsched/lp"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/solver"
+	"github.com/dlsched/dlsched/solver/solvertest"
 	"github.com/dlsched/dlsched/solver/clp"
 	"github.com/dlsched/dlsched/solver/gonumlp"
 	"github.com/dlsched/dlsched/topology"
@@ -55,11 +56,11 @@ var paperLPs = []struct {
 // agreeing is the cross-check; Clp is left out of a build without it.
 func TestAgainstClpAndGonum(t *testing.T) {
 	var models []*lp.Model
-	for _, c := range smallCases {
-		models = append(models, c.model())
+	for _, c := range solvertest.SmallCases {
+		models = append(models, c.Model())
 	}
 	for k, n := range []int{20, 30, 40} {
-		models = append(models, randomLP(n, 0.2, uint64(10+k)))
+		models = append(models, solvertest.RandomLP(n, 0.2, uint64(10+k)))
 	}
 	withGonum := len(models) // gonum's dense simplex takes seconds on the rest
 	for _, c := range paperLPs {
@@ -90,7 +91,7 @@ func TestAgainstClpAndGonum(t *testing.T) {
 				if err != nil {
 					t.Fatalf("gonum: %v", err)
 				}
-				if !near(hs.Objective, gs.Objective, 1e-8) {
+				if !solvertest.Near(hs.Objective, gs.Objective, 1e-8) {
 					t.Errorf("HiGHS %.15g, gonum %.15g", hs.Objective, gs.Objective)
 				}
 			}
@@ -101,7 +102,7 @@ func TestAgainstClpAndGonum(t *testing.T) {
 			if err != nil {
 				t.Fatalf("clp: %v", err)
 			}
-			if !near(hs.Objective, cs.Objective, 1e-8) {
+			if !solvertest.Near(hs.Objective, cs.Objective, 1e-8) {
 				t.Errorf("HiGHS %.15g, Clp %.15g", hs.Objective, cs.Objective)
 			}
 		})
@@ -162,7 +163,7 @@ func TestCertifiesDlschedLPs(t *testing.T) {
 			if !(gap <= 1e-9) {
 				t.Errorf("%s, %s: certified gap %.3g, want at most 1e-9", c.name, alg, gap)
 			}
-			if !math.IsNaN(ref) && (lb > ref*(1+1e-12) || !near(sol.Objective, ref, 1e-9)) {
+			if !math.IsNaN(ref) && (lb > ref*(1+1e-12) || !solvertest.Near(sol.Objective, ref, 1e-9)) {
 				t.Errorf("%s, %s: bound %.15g, objective %.15g; Clp's optimum %.15g", c.name, alg, lb, sol.Objective, ref)
 			}
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/dlsched/dlsched/lp"
 	"github.com/dlsched/dlsched/solver"
+	"github.com/dlsched/dlsched/solver/solvertest"
 )
 
 // newProblem returns a Problem closed at the end of the test.
@@ -44,59 +45,23 @@ func TestVersion(t *testing.T) {
 	}
 }
 
-// TestSmallLPs checks the hand-computed optima of smallCases (see the
+// TestSmallLPs checks the hand-computed optima of solvertest.SmallCases (see the
 // comments on each model) with every algorithm and presolve setting:
 // objective, x, row duals, reduced costs, and d = c − Aᵀy.
 func TestSmallLPs(t *testing.T) {
-	for _, tc := range smallCases {
+	for _, tc := range solvertest.SmallCases {
 		for _, alg := range algorithms {
 			for _, pre := range []solver.Presolve{solver.PresolveAuto, solver.PresolveOn, solver.PresolveOff} {
-				t.Run(fmt.Sprintf("%s/%s/presolve%d", tc.name, alg, pre), func(t *testing.T) {
-					m := tc.model()
+				t.Run(fmt.Sprintf("%s/%s/presolve%d", tc.Name, alg, pre), func(t *testing.T) {
+					m := tc.Model()
 					sol, err := newProblem(t).Solve(m, solver.Options{Algorithm: alg, Presolve: pre})
-					if err != nil || sol.Status != solver.Optimal {
-						t.Fatalf("Solve: %v, %v", sol, err)
+					if err != nil {
+						t.Fatalf("Solve: %v", err)
 					}
-					if !near(sol.Objective, tc.obj, 1e-9) {
-						t.Errorf("Objective = %.17g, want %g (hand computation)", sol.Objective, tc.obj)
-					}
-					checkVec(t, "x", sol.X, tc.x)
-					checkVec(t, "row duals", sol.Duals, tc.y)
-					checkVec(t, "reduced costs", sol.ReducedCosts, tc.d)
-					checkVec(t, "row activity", sol.RowActivity, m.Activity(tc.x))
-					checkReducedCosts(t, m, sol)
+					solvertest.CheckCase(t, tc, m, sol, 1e-9)
+					solvertest.CheckDuals(t, m, sol, 1e-7)
 				})
 			}
-		}
-	}
-}
-
-func checkVec(t *testing.T, what string, got, want []float64) {
-	t.Helper()
-	if len(got) != len(want) {
-		t.Fatalf("%s = %v, want %v", what, got, want)
-	}
-	for i := range want {
-		if !near(got[i], want[i], 1e-9) {
-			t.Errorf("%s = %v, want %v (hand computation)", what, got, want)
-			return
-		}
-	}
-}
-
-// checkReducedCosts checks d = c − Aᵀy, the convention of package solver.
-func checkReducedCosts(t *testing.T, m *lp.Model, sol *solver.Solution) {
-	t.Helper()
-	d := append([]float64(nil), m.Obj...)
-	for i := 0; i < m.NumRows(); i++ {
-		cols, vals := m.Row(i)
-		for q, j := range cols {
-			d[j] -= vals[q] * sol.Duals[i]
-		}
-	}
-	for j := range d {
-		if !near(d[j], sol.ReducedCosts[j], 1e-7) {
-			t.Errorf("column %d: c − Aᵀy = %g, reduced cost %g", j, d[j], sol.ReducedCosts[j])
 		}
 	}
 }
@@ -106,11 +71,11 @@ func checkReducedCosts(t *testing.T, m *lp.Model, sol *solver.Solution) {
 // two are negatives (the convention solver/clp documents for Clp).
 func TestDualSignConvention(t *testing.T) {
 	p := newProblem(t)
-	maxSol, err := p.Solve(lpProduction(lp.Maximize), solver.Options{})
+	maxSol, err := p.Solve(solvertest.Production(lp.Maximize), solver.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	minSol, err := p.Solve(lpProduction(lp.Minimize), solver.Options{})
+	minSol, err := p.Solve(solvertest.Production(lp.Minimize), solver.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,8 +101,8 @@ func TestInfeasibleUnbounded(t *testing.T) {
 		status solver.Status
 		target error
 	}{
-		{"infeasible", lpInfeasible, solver.Infeasible, solver.ErrInfeasible},
-		{"unbounded", lpUnbounded, solver.Unbounded, solver.ErrUnbounded},
+		{"infeasible", solvertest.Infeasible, solver.Infeasible, solver.ErrInfeasible},
+		{"unbounded", solvertest.Unbounded, solver.Unbounded, solver.ErrUnbounded},
 	}
 	for _, tc := range cases {
 		for _, alg := range algorithms {
@@ -188,7 +153,7 @@ func TestEmptyShapes(t *testing.T) {
 // crossover, with or without presolve), so MaxIterations 1 stops it; the
 // limit is per call.
 func TestIterationLimit(t *testing.T) {
-	m := randomLP(300, 0.05, 1)
+	m := solvertest.RandomLP(300, 0.05, 1)
 	for _, alg := range algorithms {
 		t.Run(alg.String(), func(t *testing.T) {
 			p := newProblem(t)
@@ -207,7 +172,7 @@ func TestIterationLimit(t *testing.T) {
 // so MaxSeconds 1e-3 stops it, reported as a time limit; the next solve
 // without a limit ends optimal.
 func TestTimeLimit(t *testing.T) {
-	m := randomLP(1000, 0.01, 2)
+	m := solvertest.RandomLP(1000, 0.01, 2)
 	p := newProblem(t)
 	sol, err := p.Solve(m, solver.Options{MaxSeconds: 1e-3, Presolve: solver.PresolveOff})
 	if !errors.Is(err, solver.ErrTimeLimit) || sol.Status != solver.TimeLimit {
@@ -224,13 +189,13 @@ func TestTimeLimit(t *testing.T) {
 // had spent more than MaxSeconds in earlier solves stopped at once). After
 // two solves the clock holds no more than the second one's wall time.
 func TestClockZeroedPerSolve(t *testing.T) {
-	m := randomLP(300, 0.05, 1)
+	m := solvertest.RandomLP(300, 0.05, 1)
 	p := newProblem(t)
 	if _, err := p.Solve(m, solver.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	t0 := time.Now()
-	if _, err := p.Solve(lpMixed(), solver.Options{}); err != nil {
+	if _, err := p.Solve(solvertest.Mixed(), solver.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if run, wall := p.runTime(), time.Since(t0).Seconds(); run > wall {
@@ -245,7 +210,7 @@ func TestClockZeroedPerSolve(t *testing.T) {
 // answer from one run to the next, so the callback must write it either
 // way.
 func TestInterruptNotSticky(t *testing.T) {
-	m := randomLP(300, 0.05, 1)
+	m := solvertest.RandomLP(300, 0.05, 1)
 	for _, alg := range algorithms {
 		t.Run(alg.String(), func(t *testing.T) {
 			p := newProblem(t)
@@ -269,11 +234,11 @@ func TestInterruptNotSticky(t *testing.T) {
 // error wrapping context.Canceled; the Problem then solves normally. The
 // time to stop is logged, not asserted.
 func TestCancel(t *testing.T) {
-	m := randomLP(1000, 0.01, 2)
+	m := solvertest.RandomLP(1000, 0.01, 2)
 	p := newProblem(t)
 	done, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := p.Solve(lpMixed(), solver.Options{Context: done}); !errors.Is(err, context.Canceled) {
+	if _, err := p.Solve(solvertest.Mixed(), solver.Options{Context: done}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled before: %v", err)
 	}
 	t.Cleanup(func() { beforeRun = nil })
@@ -294,7 +259,7 @@ func TestCancel(t *testing.T) {
 		}
 	}
 	beforeRun = nil
-	if sol, err := p.Solve(lpMixed(), solver.Options{Context: context.Background()}); err != nil || !near(sol.Objective, 17.5, 1e-9) {
+	if sol, err := p.Solve(solvertest.Mixed(), solver.Options{Context: context.Background()}); err != nil || !solvertest.Near(sol.Objective, 17.5, 1e-9) {
 		t.Fatalf("after cancellations: %v %v", sol, err)
 	}
 }
@@ -304,7 +269,7 @@ func TestCancel(t *testing.T) {
 // from the old basis in fewer iterations than the cold solve; a row bound
 // change likewise. SolveLoaded solves the changed model from scratch.
 func TestWarmStart(t *testing.T) {
-	m := randomLP(300, 0.05, 1)
+	m := solvertest.RandomLP(300, 0.05, 1)
 	p := newProblem(t)
 	sol, err := p.Solve(m, solver.Options{})
 	if err != nil {
@@ -332,7 +297,7 @@ func TestWarmStart(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("%s: objective %.10g -> %.10g, iterations warm %d, cold %d", alg, sol.Objective, warm.Objective, warm.Iterations, cold.Iterations)
-		if !near(warm.Objective, cold.Objective, 1e-9) || warm.X[j] != 0 {
+		if !solvertest.Near(warm.Objective, cold.Objective, 1e-9) || warm.X[j] != 0 {
 			t.Errorf("%s warm: objective %.15g, x[%d] = %g; cold %.15g", alg, warm.Objective, j, warm.X[j], cold.Objective)
 		}
 		if alg == solver.Dual && warm.Iterations >= cold.Iterations {
@@ -341,7 +306,7 @@ func TestWarmStart(t *testing.T) {
 		coldObj = cold.Objective
 	}
 	again, err := p.SolveLoaded(solver.Options{})
-	if err != nil || !near(again.Objective, coldObj, 1e-9) {
+	if err != nil || !solvertest.Near(again.Objective, coldObj, 1e-9) {
 		t.Fatalf("SolveLoaded of the changed model: %v, %v; want objective %.15g", again, err, coldObj)
 	}
 }
@@ -352,7 +317,7 @@ func TestWarmStart(t *testing.T) {
 // basic column too many or too few (what a prune round's mapping may
 // give) is repaired and still reaches the optimum.
 func TestBasisRoundTrip(t *testing.T) {
-	m := randomLP(300, 0.05, 1)
+	m := solvertest.RandomLP(300, 0.05, 1)
 	p := newProblem(t)
 	if _, ok := p.Basis(); ok {
 		t.Fatal("Basis before any solve reported a basis")
@@ -382,7 +347,7 @@ func TestBasisRoundTrip(t *testing.T) {
 		}
 		return sol
 	}
-	if again := resolveFrom(b); again.Iterations != 0 || !near(again.Objective, sol.Objective, 1e-9) {
+	if again := resolveFrom(b); again.Iterations != 0 || !solvertest.Near(again.Objective, sol.Objective, 1e-9) {
 		t.Errorf("from the optimal basis: %d iterations, objective %.12g; want 0 and %.12g", again.Iterations, again.Objective, sol.Objective)
 	}
 	first := -1
@@ -402,7 +367,7 @@ func TestBasisRoundTrip(t *testing.T) {
 		}
 	}
 	for name, bb := range map[string]solver.Basis{"one basic too few": fewer, "one basic too many": more} {
-		if got := resolveFrom(bb); !near(got.Objective, sol.Objective, 1e-9) {
+		if got := resolveFrom(bb); !solvertest.Near(got.Objective, sol.Objective, 1e-9) {
 			t.Errorf("%s: objective %.15g, want %.15g", name, got.Objective, sol.Objective)
 		}
 	}
@@ -434,10 +399,10 @@ func TestBadUse(t *testing.T) {
 	}
 	_, err := p.Resolve(solver.Options{})
 	failed("Resolve before Load", err)
-	bad := lpMixed()
+	bad := solvertest.Mixed()
 	bad.ColUpper[0] = math.NaN()
 	failed("Load of a NaN bound", p.Load(bad))
-	if err := p.Load(lpMixed()); err != nil {
+	if err := p.Load(solvertest.Mixed()); err != nil {
 		t.Fatal(err)
 	}
 	p.SetColBounds(0, math.NaN(), 1)
@@ -454,12 +419,12 @@ func TestBadUse(t *testing.T) {
 	failed("scaling 5", err)
 	failed("short basis", p.SetBasis(solver.Basis{Cols: make([]solver.BasisStatus, 2), Rows: make([]solver.BasisStatus, 3)}))
 	failed("status 9", p.SetBasis(solver.Basis{Cols: []solver.BasisStatus{9, 1, 1}, Rows: make([]solver.BasisStatus, 3)}))
-	if sol, err := p.SolveLoaded(solver.Options{}); err != nil || !near(sol.Objective, 17.5, 1e-9) {
+	if sol, err := p.SolveLoaded(solver.Options{}); err != nil || !solvertest.Near(sol.Objective, 17.5, 1e-9) {
 		t.Fatalf("after the refusals: %v %v", sol, err)
 	}
 	p.Close()
 	p.Close()
-	_, err = p.Solve(lpMixed(), solver.Options{})
+	_, err = p.Solve(solvertest.Mixed(), solver.Options{})
 	failed("Solve after Close", err)
 	failed("SetBasis after Close", p.SetBasis(solver.Basis{}))
 	p.SetColBounds(0, 0, 1) // does nothing
@@ -471,7 +436,7 @@ func TestBadUse(t *testing.T) {
 // TestDeterministic: the same model gives the same bits whatever was
 // solved before on the Problem, and on a fresh one.
 func TestDeterministic(t *testing.T) {
-	a, b := randomLP(200, 0.05, 3), randomLP(250, 0.04, 4)
+	a, b := solvertest.RandomLP(200, 0.05, 3), solvertest.RandomLP(250, 0.04, 4)
 	p := newProblem(t)
 	first, err := p.Solve(a, solver.Options{})
 	if err != nil {
@@ -498,7 +463,7 @@ func TestDeterministic(t *testing.T) {
 // TestConcurrent: Problems on separate goroutines solve the same random
 // LPs to the same bits (run with -race by make test).
 func TestConcurrent(t *testing.T) {
-	models := []*lp.Model{randomLP(120, 0.05, 5), randomLP(150, 0.05, 6), lpMixed()}
+	models := []*lp.Model{solvertest.RandomLP(120, 0.05, 5), solvertest.RandomLP(150, 0.05, 6), solvertest.Mixed()}
 	want := make([]float64, len(models))
 	p := newProblem(t)
 	for i, m := range models {

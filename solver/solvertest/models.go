@@ -1,4 +1,4 @@
-package highs
+package solvertest
 
 import (
 	"fmt"
@@ -10,19 +10,19 @@ import (
 
 var inf = math.Inf(1)
 
-// smallCase is a small LP whose optimum was worked out by hand (the same
-// models and hand computations as solver/clp's tests).
-type smallCase struct {
-	name  string
-	model func() *lp.Model
-	// obj, x, y (row duals) and d (reduced costs) are the hand-computed
-	// optimum; y and d follow the package solver convention d = c − Aᵀy
-	// with c the model's own objective, whatever the sense.
-	obj     float64
-	x, y, d []float64
+// Case is a small LP whose optimum was worked out by hand.
+type Case struct {
+	// Name names the case in test output; Model builds a fresh model.
+	Name  string
+	Model func() *lp.Model
+	// Obj, X, Y (row duals) and D (reduced costs) are the hand-computed
+	// optimum; Y and D follow package solver's convention d = c − Aᵀy with
+	// c the model's own objective, whatever the sense.
+	Obj     float64
+	X, Y, D []float64
 }
 
-// lpProduction is the textbook two-product LP
+// Production is the textbook two-product LP
 //
 //	max 3x + 2y  s.t.  x + y <= 4,  x + 3y <= 7,  x <= 3,  x, y >= 0
 //
@@ -33,7 +33,7 @@ type smallCase struct {
 // column y: 2 = y0; column x: 3 = y0 + y2, so y = (2, 0, 1).
 // With sense Minimize the objective is negated (min −3x − 2y): same x,
 // objective −11, y = (−2, 0, −1).
-func lpProduction(sense lp.Sense) *lp.Model {
+func Production(sense lp.Sense) *lp.Model {
 	s := 1.0
 	if sense == lp.Minimize {
 		s = -1
@@ -47,8 +47,8 @@ func lpProduction(sense lp.Sense) *lp.Model {
 	return m
 }
 
-// lpMixed has >= rows, <= rows, a ranged row, a column at its upper bound
-// and an objective offset:
+// Mixed exercises >= rows, <= rows, a ranged row, a column at its upper
+// bound and an objective offset:
 //
 //	min 2a + 3b − z + 10
 //	s.t. a + b >= 4          (row 0)
@@ -61,8 +61,9 @@ func lpProduction(sense lp.Sense) *lp.Model {
 // a − b <= 2; rows 0 and 1 tight give a = 3, b = 1 with cost 9, against
 // 12 at the other vertex (0, 4). Row 2 has activity 5, inside [0, 10].
 // Objective 9 − 1.5 + 10 = 17.5. Duals: column a: 2 = y0 + y1; column b:
-// 3 = y0 − y1, so y0 = 2.5 and y1 = −0.5; y2 = 0.
-func lpMixed() *lp.Model {
+// 3 = y0 − y1, so y0 = 2.5 (>= row at its lower bound, y >= 0) and
+// y1 = −0.5 (<= row at its upper bound, y <= 0); y2 = 0.
+func Mixed() *lp.Model {
 	m := lp.New("mixed", lp.Minimize)
 	m.ObjOffset = 10
 	a := m.AddVar("a", 0, inf, 2)
@@ -74,14 +75,15 @@ func lpMixed() *lp.Model {
 	return m
 }
 
-// lpEqualityFree has an equality row and a free variable:
+// EqualityFree has an equality row and a free variable:
 //
 //	min x + y  s.t.  x − y = 1,  x + y >= 3,  0 <= x <= 10,  y free
 //
 // Hand computation: x = 1 + y, so x + y = 1 + 2y >= 3 gives y >= 1 and the
 // objective 1 + 2y is least at y = 1, x = 2, objective 3. Both columns are
-// basic, so 1 = y0 + y1 and 1 = −y0 + y1: y0 = 0, y1 = 1.
-func lpEqualityFree() *lp.Model {
+// basic (strictly inside their bounds), so 1 = y0 + y1 and 1 = −y0 + y1:
+// y0 = 0, y1 = 1.
+func EqualityFree() *lp.Model {
 	m := lp.New("eqfree", lp.Minimize)
 	x := m.AddVar("x", 0, 10, 1)
 	y := m.AddVar("y", -inf, inf, 1)
@@ -90,25 +92,26 @@ func lpEqualityFree() *lp.Model {
 	return m
 }
 
-// lpNoRows has bounds only: min x − y, 1 <= x <= 2, −1 <= y <= 5.
+// NoRows has bounds only: min x − y, 1 <= x <= 2, −1 <= y <= 5.
 // Hand computation: x at its lower bound 1, y at its upper bound 5,
 // objective −4; reduced costs equal the costs, (1, −1).
-func lpNoRows() *lp.Model {
+func NoRows() *lp.Model {
 	m := lp.New("norows", lp.Minimize)
 	m.AddVar("x", 1, 2, 1)
 	m.AddVar("y", -1, 5, -1)
 	return m
 }
 
-// lpMaxGE is a maximisation with a >= row:
+// MaxGE is a maximisation with a >= row:
 //
 //	max −x − 2y  s.t.  x + y >= 2,  0 <= x <= 1.5,  y >= 0
 //
 // Hand computation: equivalently minimise x + 2y; x is cheaper but capped
 // at 1.5, so y = 0.5, objective −1.5 − 1 = −2.5. Column y is basic:
-// −2 = y0, so y0 = −2. Column x is at its upper bound with
-// d = −1 − (−2) = 1.
-func lpMaxGE() *lp.Model {
+// −2 = y0, so y0 = −2 (a >= row at its lower bound in a maximisation has
+// y <= 0: raising the bound lowers the optimum by 2 per unit). Column x is
+// at its upper bound with d = −1 − (−2) = 1 >= 0.
+func MaxGE() *lp.Model {
 	m := lp.New("maxge", lp.Maximize)
 	x := m.AddVar("x", 0, 1.5, -1)
 	y := m.AddVar("y", 0, inf, -2)
@@ -116,23 +119,24 @@ func lpMaxGE() *lp.Model {
 	return m
 }
 
-var smallCases = []smallCase{
-	{"production-max", func() *lp.Model { return lpProduction(lp.Maximize) }, 11,
+// SmallCases are the hand-computed LPs above with their optima.
+var SmallCases = []Case{
+	{"production-max", func() *lp.Model { return Production(lp.Maximize) }, 11,
 		[]float64{3, 1}, []float64{2, 0, 1}, []float64{0, 0}},
-	{"production-min", func() *lp.Model { return lpProduction(lp.Minimize) }, -11,
+	{"production-min", func() *lp.Model { return Production(lp.Minimize) }, -11,
 		[]float64{3, 1}, []float64{-2, 0, -1}, []float64{0, 0}},
-	{"mixed", lpMixed, 17.5,
+	{"mixed", Mixed, 17.5,
 		[]float64{3, 1, 1.5}, []float64{2.5, -0.5, 0}, []float64{0, 0, -1}},
-	{"equality-free", lpEqualityFree, 3,
+	{"equality-free", EqualityFree, 3,
 		[]float64{2, 1}, []float64{0, 1}, []float64{0, 0}},
-	{"no-rows", lpNoRows, -4,
+	{"no-rows", NoRows, -4,
 		[]float64{1, 5}, []float64{}, []float64{1, -1}},
-	{"max-ge", lpMaxGE, -2.5,
+	{"max-ge", MaxGE, -2.5,
 		[]float64{1.5, 0.5}, []float64{-2}, []float64{1, 0}},
 }
 
-// lpInfeasible: x + y <= 1 and x + y >= 2 cannot both hold.
-func lpInfeasible() *lp.Model {
+// Infeasible: x + y <= 1 and x + y >= 2 cannot both hold.
+func Infeasible() *lp.Model {
 	m := lp.New("infeasible", lp.Minimize)
 	x := m.AddVar("x", 0, inf, 1)
 	y := m.AddVar("y", 0, inf, 1)
@@ -141,20 +145,22 @@ func lpInfeasible() *lp.Model {
 	return m
 }
 
-// lpUnbounded: min −x s.t. x − y <= 1, x, y >= 0; the ray x = 1 + t,
-// y = t stays feasible and lowers the objective without limit.
-func lpUnbounded() *lp.Model {
+// Unbounded: min −x s.t. x − y <= 1, x, y >= 0; the ray x = 1 + t, y = t
+// is feasible for all t >= 0 and drives the objective to −∞.
+func Unbounded() *lp.Model {
 	m := lp.New("unbounded", lp.Minimize)
 	x := m.AddVar("x", 0, inf, -1)
 	y := m.AddVar("y", 0, inf, 0)
-	m.AddRow("le", -inf, 1, []int{x, y}, []float64{1, -1})
+	m.AddRow("r", -inf, 1, []int{x, y}, []float64{1, -1})
 	return m
 }
 
-// randomLP is a feasible and bounded random LP (solver/clp's test model):
-// n columns in [0, 10] with costs in [−1, 1], n rows of the given density
-// around the activity of a random point, so that point is feasible.
-func randomLP(n int, density float64, seed uint64) *lp.Model {
+// RandomLP builds a feasible, bounded random LP with n columns and rows:
+// columns in [0, 10] (so the LP is bounded), costs uniform in [−1, 1], and
+// each row a random sparse combination (about density·n entries, at least
+// one) of the columns, of type <=, >= or ranged around its value at a
+// random interior point x0 (so x0 is feasible). The seed fixes everything.
+func RandomLP(n int, density float64, seed uint64) *lp.Model {
 	r := rand.New(rand.NewPCG(seed, 0x6c70))
 	m := lp.New(fmt.Sprintf("random%d", n), lp.Minimize)
 	x0 := make([]float64, n)
@@ -186,9 +192,4 @@ func randomLP(n int, density float64, seed uint64) *lp.Model {
 		m.AddRow(fmt.Sprintf("r%d", i), lo, up, cols, vals)
 	}
 	return m
-}
-
-// near reports whether a and b agree to tol, relative to max(1, |a|, |b|).
-func near(a, b, tol float64) bool {
-	return math.Abs(a-b) <= tol*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
 }
