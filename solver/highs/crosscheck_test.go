@@ -11,9 +11,9 @@ import (
 	"github.com/dlsched/dlsched/lp"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/solver"
-	"github.com/dlsched/dlsched/solver/solvertest"
 	"github.com/dlsched/dlsched/solver/clp"
 	"github.com/dlsched/dlsched/solver/gonumlp"
+	"github.com/dlsched/dlsched/solver/solvertest"
 	"github.com/dlsched/dlsched/topology"
 )
 
