@@ -3,55 +3,12 @@
 package highs
 
 import (
-	"os"
-	"syscall"
 	"testing"
 
 	"github.com/dlsched/dlsched/lp"
 	"github.com/dlsched/dlsched/solver"
 	"github.com/dlsched/dlsched/solver/solvertest"
 )
-
-// captureFDs runs f with file descriptors 1 and 2 redirected to a file and
-// returns what was written to them, C stdio buffers included.
-func captureFDs(t *testing.T, f func()) string {
-	t.Helper()
-	tmp, err := os.CreateTemp(t.TempDir(), "fd12")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tmp.Close()
-	flushCStdio()
-	saved1, err := syscall.Dup(1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	saved2, err := syscall.Dup(2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	func() {
-		defer func() {
-			flushCStdio()
-			syscall.Dup3(saved1, 1, 0)
-			syscall.Dup3(saved2, 2, 0)
-			syscall.Close(saved1)
-			syscall.Close(saved2)
-		}()
-		if err := syscall.Dup3(int(tmp.Fd()), 1, 0); err != nil {
-			t.Fatal(err)
-		}
-		if err := syscall.Dup3(int(tmp.Fd()), 2, 0); err != nil {
-			t.Fatal(err)
-		}
-		f()
-	}()
-	b, err := os.ReadFile(tmp.Name())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
 
 // TestSilentByDefault: at LogLevel 0 nothing reaches stdout or stderr —
 // not HiGHS's banner, not its logs — for every algorithm and for optimal,
@@ -66,7 +23,7 @@ func captureFDs(t *testing.T, f func()) string {
 // limit; the package doc says so.
 func TestSilentByDefault(t *testing.T) {
 	models := []*lp.Model{solvertest.Mixed(), solvertest.MaxGE(), solvertest.Infeasible(), solvertest.Unbounded(), solvertest.NoRows(), solvertest.RandomLP(200, 0.05, 9)}
-	out := captureFDs(t, func() {
+	out := solvertest.CaptureFDs(t, flushCStdio, func() {
 		p, err := New()
 		if err != nil {
 			t.Error(err)
@@ -92,7 +49,7 @@ func TestSilentByDefault(t *testing.T) {
 	if out != "" {
 		t.Errorf("output at LogLevel 0:\n%s", out)
 	}
-	control := captureFDs(t, func() {
+	control := solvertest.CaptureFDs(t, flushCStdio, func() {
 		p, err := New()
 		if err != nil {
 			t.Error(err)
