@@ -9,12 +9,20 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/dlsched/dlsched/schema"
 )
 
 // WriteJSON writes the schedule as indented JSON (the CLI contract's field
-// names). The output is deterministic: same schedule, same bytes.
+// names), its first field "format": "dlsched.schedule/1" (schema.Schedule;
+// schema/schedule.schema.json describes every field). The output is
+// deterministic: same schedule, same bytes.
 func (s *Schedule) WriteJSON(w io.Writer) error {
-	b, err := json.MarshalIndent(s, "", "  ")
+	type plain Schedule
+	b, err := json.MarshalIndent(struct {
+		Format string `json:"format"`
+		*plain
+	}{schema.Schedule, (*plain)(s)}, "", "  ")
 	if err != nil {
 		return fmt.Errorf("schedule: %w", err)
 	}
@@ -23,10 +31,21 @@ func (s *Schedule) WriteJSON(w io.Writer) error {
 	return err
 }
 
-// ReadJSON decodes a schedule written by WriteJSON. Unknown fields are an
-// error, so a typo in a hand-edited file does not pass silently.
+// ReadJSON decodes a schedule written by WriteJSON. A document that
+// declares another kind or major version than schema.Schedule is refused
+// (a *schema.FormatError) before anything else is read; one without a
+// format (written before formats were declared) is read as version 1.
+// Unknown fields are an error, so a typo in a hand-edited file does not
+// pass silently.
 func ReadJSON(r io.Reader) (*Schedule, error) {
-	dec := json.NewDecoder(r)
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("schedule: %w", err)
+	}
+	if err := schema.Check(b, schema.Schedule); err != nil {
+		return nil, fmt.Errorf("schedule: %w", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	var s Schedule
 	if err := dec.Decode(&s); err != nil {

@@ -56,21 +56,33 @@ func Check(doc []byte, want string) error {
 	return CheckFormat(*head.Format, want)
 }
 
-// CheckFormat compares a declared format with the one a reader wants.
+// FormatError is the refusal of a document by its declared format: Got
+// is the format found, Want the one the reader reads. Readers turn it into
+// a one-line usage error (errors.As).
+type FormatError struct {
+	Got, Want string
+	why       string
+}
+
+func (e *FormatError) Error() string {
+	return fmt.Sprintf("format %q %s; want %s", e.Got, e.why, e.Want)
+}
+
+// CheckFormat compares a declared format with the one a reader wants and
+// returns a *FormatError when they differ in kind or major version.
 func CheckFormat(got, want string) error {
 	wk, wm, err := Parse(want)
 	if err != nil {
 		return err
 	}
 	gk, gm, err := Parse(got)
-	if err != nil {
-		return err
-	}
-	if gk != wk {
-		return fmt.Errorf("format %q is a %s document, want %s", got, gk, wk)
-	}
-	if gm != wm {
-		return fmt.Errorf("format %q is major version %d of %s; this dlsched reads version %d", got, gm, wk, wm)
+	switch {
+	case err != nil:
+		return &FormatError{got, want, "is not of the form dlsched.<kind>/<major>"}
+	case gk != wk:
+		return &FormatError{got, want, "is a document of kind " + gk}
+	case gm != wm:
+		return &FormatError{got, want, fmt.Sprintf("is major version %d of %s, which this dlsched does not read", gm, wk)}
 	}
 	return nil
 }

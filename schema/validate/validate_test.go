@@ -57,7 +57,7 @@ func TestCheck(t *testing.T) {
 	if err := schema.Check([]byte(`{"format":"dlsched.schedule/2"}`), schema.Schedule); err == nil || !strings.Contains(err.Error(), "major version 2") {
 		t.Errorf("major 2: %v", err)
 	}
-	if err := schema.Check([]byte(`{"format":"dlsched.verify/1"}`), schema.Schedule); err == nil || !strings.Contains(err.Error(), "verify document") {
+	if err := schema.Check([]byte(`{"format":"dlsched.verify/1"}`), schema.Schedule); err == nil || !strings.Contains(err.Error(), "kind verify") {
 		t.Errorf("other kind: %v", err)
 	}
 	if err := schema.Check([]byte(`{"status":"optimal"}`), schema.Schedule); err != nil {
