@@ -56,10 +56,10 @@ func LoadRecords(path string) (table.Records, error) {
 			}
 			return table.ScheduleRecords(s), nil
 		}
-		if probe.Format != nil {
-			if err := schema.CheckFormat(*probe.Format, schema.SweepRow); err != nil {
-				return table.Records{}, fmt.Errorf("%s: %w", path, err)
-			}
+		if k, _, _ := schema.Parse(deref(probe.Format)); probe.Format != nil && k != "sweep-row" {
+			// One document of another kind (parseRows names the line
+			// of a row of another major version).
+			return table.Records{}, fmt.Errorf("%s: %w", path, schema.CheckFormat(*probe.Format, schema.SweepRow))
 		}
 	}
 	rows, _, _, err := parseRows(path, b)
@@ -78,4 +78,11 @@ func isSchedule(format *string, chunks bool) bool {
 	}
 	kind, _, err := schema.Parse(*format)
 	return err == nil && kind == "schedule"
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
