@@ -43,17 +43,22 @@ func Parse(format string) (kind string, major int, err error) {
 }
 
 // Check reads the "format" of a JSON document and refuses one of another
-// kind or major version than want ("dlsched.schedule/1"). A document with
-// no format is accepted as the current version (dlsched wrote none before
-// formats were declared).
+// kind or major version than want ("dlsched.schedule/1"), or a format that
+// is not a string, with a *FormatError. A document with no format is
+// accepted as the current version (dlsched wrote none before formats were
+// declared); one that is not a JSON object is left to the reader.
 func Check(doc []byte, want string) error {
 	var head struct {
-		Format *string `json:"format"`
+		Format json.RawMessage `json:"format"`
 	}
 	if err := json.Unmarshal(doc, &head); err != nil || head.Format == nil {
 		return nil // not JSON, or no declared format: the reader decides
 	}
-	return CheckFormat(*head.Format, want)
+	var got string
+	if err := json.Unmarshal(head.Format, &got); err != nil || string(head.Format) == "null" {
+		return &FormatError{string(head.Format), want, "is not a string"}
+	}
+	return CheckFormat(got, want)
 }
 
 // FormatError is the refusal of a document by its declared format: Got

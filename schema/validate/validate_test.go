@@ -66,4 +66,9 @@ func TestCheck(t *testing.T) {
 	if err := schema.Check([]byte(`{"format":"x"}`), schema.Schedule); err == nil {
 		t.Error("malformed format accepted")
 	}
+	for _, doc := range []string{`{"format":1}`, `{"format":null}`, `{"format":["dlsched.schedule/1"]}`} {
+		if err := schema.Check([]byte(doc), schema.Schedule); err == nil || !strings.Contains(err.Error(), "is not a string; want dlsched.schedule/1") {
+			t.Errorf("%s: %v", doc, err)
+		}
+	}
 }
