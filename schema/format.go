@@ -69,6 +69,7 @@ type FormatError struct {
 	why       string
 }
 
+// Error says what was found and what is wanted, in one line.
 func (e *FormatError) Error() string {
 	return fmt.Sprintf("format %q %s; want %s", e.Got, e.why, e.Want)
 }
