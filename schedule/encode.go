@@ -9,20 +9,23 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
-
-	"github.com/dlsched/dlsched/schema"
 )
 
+// Format is the declared format of the documents WriteJSON writes, first
+// field "format" (schema/schedule.schema.json; package schema calls it
+// schema.Schedule, and a test checks that the two agree: this package
+// stays below problem, which imports only topology and schedule).
+const Format = "dlsched.schedule/1"
+
 // WriteJSON writes the schedule as indented JSON (the CLI contract's field
-// names), its first field "format": "dlsched.schedule/1" (schema.Schedule;
-// schema/schedule.schema.json describes every field). The output is
-// deterministic: same schedule, same bytes.
+// names), its first field "format": Format. The output is deterministic:
+// same schedule, same bytes.
 func (s *Schedule) WriteJSON(w io.Writer) error {
 	type plain Schedule
 	b, err := json.MarshalIndent(struct {
 		Format string `json:"format"`
 		*plain
-	}{schema.Schedule, (*plain)(s)}, "", "  ")
+	}{Format, (*plain)(s)}, "", "  ")
 	if err != nil {
 		return fmt.Errorf("schedule: %w", err)
 	}
@@ -32,18 +35,21 @@ func (s *Schedule) WriteJSON(w io.Writer) error {
 }
 
 // ReadJSON decodes a schedule written by WriteJSON. A document that
-// declares another kind or major version than schema.Schedule is refused
-// (a *schema.FormatError) before anything else is read; one without a
-// format (written before formats were declared) is read as version 1.
-// Unknown fields are an error, so a typo in a hand-edited file does not
-// pass silently.
+// declares another format than Format is refused before anything else is
+// read (readers call schema.Check first, whose error says whether the
+// kind or the major version differs); one without a format (written
+// before formats were declared) is read as version 1. Unknown fields are
+// an error, so a typo in a hand-edited file does not pass silently.
 func ReadJSON(r io.Reader) (*Schedule, error) {
 	b, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("schedule: %w", err)
 	}
-	if err := schema.Check(b, schema.Schedule); err != nil {
-		return nil, fmt.Errorf("schedule: %w", err)
+	var head struct {
+		Format *string `json:"format"`
+	}
+	if json.Unmarshal(b, &head) == nil && head.Format != nil && *head.Format != Format {
+		return nil, fmt.Errorf("schedule: format %q; want %s", *head.Format, Format)
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()

@@ -50,6 +50,9 @@ func LoadRecords(path string) (table.Records, error) {
 			Key    string          `json:"key"`
 		}
 		if dec := json.NewDecoder(bytes.NewReader(trim)); dec.Decode(&probe) == nil && isSchedule(probe.Format, probe.Chunks != nil && probe.Key == "") {
+			if err := schema.Check(trim, schema.Schedule); err != nil {
+				return table.Records{}, fmt.Errorf("%s: %w", path, err)
+			}
 			s, err := schedule.ReadJSON(bytes.NewReader(trim))
 			if err != nil {
 				return table.Records{}, fmt.Errorf("%s: %w", path, err)

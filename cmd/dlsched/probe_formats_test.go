@@ -134,14 +134,14 @@ func rewrite(t *testing.T, file, name, old, new string) string {
 func TestProbeFormatsSchedule(t *testing.T) {
 	dir, sched, _ := formatFiles(t)
 	v2 := rewrite(t, sched, "s2.json", `"dlsched.schedule/1"`, `"dlsched.schedule/2"`)
-	refused(t, `s2.json: schedule: format "dlsched.schedule/2" is major version 2 of schedule, which this dlsched does not read; want dlsched.schedule/1`,
+	refused(t, `s2.json: format "dlsched.schedule/2" is major version 2 of schedule, which this dlsched does not read; want dlsched.schedule/1`,
 		"verify", v2)
-	refused(t, `s2.json: schedule: format "dlsched.schedule/2" is major version 2 of schedule, which this dlsched does not read; want dlsched.schedule/1`,
+	refused(t, `s2.json: format "dlsched.schedule/2" is major version 2 of schedule, which this dlsched does not read; want dlsched.schedule/1`,
 		"plot", v2, "--x", "stage", "--y", "load", "--out", filepath.Join(dir, "f.svg"))
 	other := rewrite(t, sched, "sv.json", `"dlsched.schedule/1"`, `"dlsched.verify/1"`)
-	refused(t, `sv.json: schedule: format "dlsched.verify/1" is a document of kind verify; want dlsched.schedule/1`, "verify", other)
+	refused(t, `sv.json: format "dlsched.verify/1" is a document of kind verify; want dlsched.schedule/1`, "verify", other)
 	bad := rewrite(t, sched, "sx.json", `"dlsched.schedule/1"`, `"schedule-1"`)
-	refused(t, `sx.json: schedule: format "schedule-1" is not of the form dlsched.<kind>/<major>; want dlsched.schedule/1`, "verify", bad)
+	refused(t, `sx.json: format "schedule-1" is not of the form dlsched.<kind>/<major>; want dlsched.schedule/1`, "verify", bad)
 	refused(t, "invalid --format yaml: want table or json", "verify", "--format", "yaml", sched)
 
 	old := rewrite(t, sched, "s0.json", "  \"format\": \"dlsched.schedule/1\",\n", "")

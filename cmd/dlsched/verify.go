@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/dlsched/dlsched/executor/replay"
 	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/schema"
 	"github.com/urfave/cli/v2"
 )
 
@@ -43,12 +45,14 @@ func verifyAction(c *cli.Context) error {
 		return usagef("invalid --format %s: want table or json", format)
 	}
 	path := c.Args().First()
-	f, err := os.Open(path)
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return usage(err)
 	}
-	defer f.Close()
-	s, err := schedule.ReadJSON(f)
+	if err := schema.Check(b, schema.Schedule); err != nil {
+		return usagef("%s: %v", path, err)
+	}
+	s, err := schedule.ReadJSON(bytes.NewReader(b))
 	if err != nil {
 		return usagef("%s: %v", path, err)
 	}
