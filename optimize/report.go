@@ -15,11 +15,14 @@ import (
 	"github.com/dlsched/dlsched/plotting"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/schema"
 	"github.com/dlsched/dlsched/topology"
 )
 
 // Report is a search result ready for output: a table for people, JSON and
-// CSV for programs, and a chart. Every format is deterministic (same
+// CSV for programs, and a chart. The JSON of every search starts with
+// "format": "dlsched.optimize/1" (schema.Optimize; its field "over" says
+// which search, schema/optimize.schema.json describes each). Every format is deterministic (same
 // result, same bytes); timings appear only in the table.
 type Report interface {
 	WriteTable(w io.Writer) error
@@ -192,6 +195,7 @@ func (x NReport) WriteTable(w io.Writer) error {
 func (x NReport) WriteJSON(w io.Writer) error {
 	r := x.R
 	return writeJSON(w, struct {
+		Format   string         `json:"format"`
 		Over     string         `json:"over"`
 		Problem  map[string]any `json:"problem"`
 		Curve    string         `json:"curve_kind"`
@@ -207,7 +211,7 @@ func (x NReport) WriteJSON(w io.Writer) error {
 		Note     string         `json:"note,omitempty"`
 		Solves   statsJSON      `json:"solves"`
 		Final    *Final         `json:"schedule,omitempty"`
-	}{"n", problemJSON(x.P), curveName(r.Pruned), r.Best, r.Curve, r.NMin, r.Last, r.Covered, r.RuleN, r.Coverage(),
+	}{schema.Optimize, "n", problemJSON(x.P), curveName(r.Pruned), r.Best, r.Curve, r.NMin, r.Last, r.Covered, r.RuleN, r.Coverage(),
 		r.Bound, dstarOf(closedform.DStarFor(x.P)), r.Note, statsOf(r.Stats), r.Final})
 }
 
@@ -293,6 +297,7 @@ func (x DReport) WriteTable(w io.Writer) error {
 func (x DReport) WriteJSON(w io.Writer) error {
 	r := x.R
 	return writeJSON(w, struct {
+		Format    string         `json:"format"`
 		Over      string         `json:"over"`
 		Problem   map[string]any `json:"problem"`
 		Stages    string         `json:"stages_rule"`
@@ -307,7 +312,7 @@ func (x DReport) WriteJSON(w io.Writer) error {
 		Note      string         `json:"note,omitempty"`
 		Solves    statsJSON      `json:"solves"`
 		Final     *Final         `json:"schedule,omitempty"`
-	}{"D", problemJSON(x.P), r.Stages.String(), r.Best, r.Smallest, r.Within, r.Unlimited, r.AtDStar, r.Curve, r.Grid,
+	}{schema.Optimize, "D", problemJSON(x.P), r.Stages.String(), r.Best, r.Smallest, r.Within, r.Unlimited, r.AtDStar, r.Curve, r.Grid,
 		dstarOf(r.DStar), r.Note, statsOf(r.Stats), r.Final})
 }
 
@@ -416,6 +421,7 @@ func (x SurfaceReport) WriteJSON(w io.Writer) error {
 	pj := problemJSON(&q)
 	delete(pj, "D")
 	return writeJSON(w, struct {
+		Format  string         `json:"format"`
 		Over    string         `json:"over"`
 		Problem map[string]any `json:"problem"`
 		Best    Point          `json:"best"`
@@ -424,7 +430,7 @@ func (x SurfaceReport) WriteJSON(w io.Writer) error {
 		Through int            `json:"through"`
 		Solves  statsJSON      `json:"solves"`
 		Final   *Final         `json:"schedule,omitempty"`
-	}{"n,D", pj, r.Best, pts, lines, r.Through, statsOf(r.Stats), r.Final})
+	}{schema.Optimize, "n,D", pj, r.Best, pts, lines, r.Through, statsOf(r.Stats), r.Final})
 }
 
 // WriteCSV implements Report: one row per (n, D).
@@ -516,6 +522,7 @@ func (x SplitReport) WriteJSON(w io.Writer) error {
 	q := *x.P
 	q.Relay = nil
 	v := struct {
+		Format     string               `json:"format"`
 		Over       string               `json:"over"`
 		Problem    map[string]any       `json:"problem"`
 		Stages     string               `json:"stages_rule"`
@@ -527,7 +534,7 @@ func (x SplitReport) WriteJSON(w io.Writer) error {
 		LBTrue     *int                 `json:"lb_best_layer,omitempty"`
 		Note       string               `json:"note,omitempty"`
 		Solves     statsJSON            `json:"solves"`
-	}{Over: "relay", Problem: problemJSON(&q), Stages: r.Stages.String(), Best: r.Best, Classic: r.Classic,
+	}{Format: schema.Optimize, Over: "relay", Problem: problemJSON(&q), Stages: r.Stages.String(), Best: r.Best, Classic: r.Classic,
 		Candidates: r.Candidates, LB: r.LB, Note: r.Note, Solves: statsOf(r.Stats)}
 	if len(r.LB) > 0 {
 		a, b := r.LB[r.LBPick].Layer, r.LB[r.LBTrue].Layer

@@ -11,10 +11,21 @@ import (
 	"text/tabwriter"
 )
 
+// Format is the declared format of the documents WriteJSON writes, first
+// field "format" (schema/schedule.schema.json; package schema calls it
+// schema.Schedule, and a test checks that the two agree: this package
+// stays below problem, which imports only topology and schedule).
+const Format = "dlsched.schedule/1"
+
 // WriteJSON writes the schedule as indented JSON (the CLI contract's field
-// names). The output is deterministic: same schedule, same bytes.
+// names), its first field "format": Format. The output is deterministic:
+// same schedule, same bytes.
 func (s *Schedule) WriteJSON(w io.Writer) error {
-	b, err := json.MarshalIndent(s, "", "  ")
+	type plain Schedule
+	b, err := json.MarshalIndent(struct {
+		Format string `json:"format"`
+		*plain
+	}{Format, (*plain)(s)}, "", "  ")
 	if err != nil {
 		return fmt.Errorf("schedule: %w", err)
 	}
@@ -23,10 +34,24 @@ func (s *Schedule) WriteJSON(w io.Writer) error {
 	return err
 }
 
-// ReadJSON decodes a schedule written by WriteJSON. Unknown fields are an
-// error, so a typo in a hand-edited file does not pass silently.
+// ReadJSON decodes a schedule written by WriteJSON. A document that
+// declares another format than Format is refused before anything else is
+// read (readers call schema.Check first, whose error says whether the
+// kind or the major version differs); one without a format (written
+// before formats were declared) is read as version 1. Unknown fields are
+// an error, so a typo in a hand-edited file does not pass silently.
 func ReadJSON(r io.Reader) (*Schedule, error) {
-	dec := json.NewDecoder(r)
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("schedule: %w", err)
+	}
+	var head struct {
+		Format *string `json:"format"`
+	}
+	if json.Unmarshal(b, &head) == nil && head.Format != nil && *head.Format != Format {
+		return nil, fmt.Errorf("schedule: format %q; want %s", *head.Format, Format)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	var s Schedule
 	if err := dec.Decode(&s); err != nil {

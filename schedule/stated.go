@@ -134,15 +134,19 @@ func (h *Hop) UnmarshalJSON(b []byte) error {
 }
 
 // UnmarshalJSON implements json.Unmarshaler: unknown fields are errors,
-// and an absent cmax is recorded as unstated.
+// and an absent cmax is recorded as unstated. The document's "format" is
+// read past (ReadJSON checks it before decoding).
 func (s *Schedule) UnmarshalJSON(b []byte) error {
 	type plain Schedule
-	var x plain
+	var x struct {
+		Format string `json:"format"`
+		plain
+	}
 	keys, err := strict(b, &x)
 	if err != nil {
 		return err
 	}
-	*s = Schedule(x)
+	*s = Schedule(x.plain)
 	s.stated = known | present(keys, "cmax", FieldCmax)
 	var pk map[string]json.RawMessage
 	if json.Unmarshal(keys["problem"], &pk) == nil {

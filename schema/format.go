@@ -43,34 +43,52 @@ func Parse(format string) (kind string, major int, err error) {
 }
 
 // Check reads the "format" of a JSON document and refuses one of another
-// kind or major version than want ("dlsched.schedule/1"). A document with
-// no format is accepted as the current version (dlsched wrote none before
-// formats were declared).
+// kind or major version than want ("dlsched.schedule/1"), or a format that
+// is not a string, with a *FormatError. A document with no format is
+// accepted as the current version (dlsched wrote none before formats were
+// declared); one that is not a JSON object is left to the reader.
 func Check(doc []byte, want string) error {
 	var head struct {
-		Format *string `json:"format"`
+		Format json.RawMessage `json:"format"`
 	}
 	if err := json.Unmarshal(doc, &head); err != nil || head.Format == nil {
 		return nil // not JSON, or no declared format: the reader decides
 	}
-	return CheckFormat(*head.Format, want)
+	var got string
+	if err := json.Unmarshal(head.Format, &got); err != nil || string(head.Format) == "null" {
+		return &FormatError{string(head.Format), want, "is not a string"}
+	}
+	return CheckFormat(got, want)
 }
 
-// CheckFormat compares a declared format with the one a reader wants.
+// FormatError is the refusal of a document by its declared format: Got
+// is the format found, Want the one the reader reads. Readers turn it into
+// a one-line usage error (errors.As).
+type FormatError struct {
+	Got, Want string
+	why       string
+}
+
+// Error says what was found and what is wanted, in one line.
+func (e *FormatError) Error() string {
+	return fmt.Sprintf("format %q %s; want %s", e.Got, e.why, e.Want)
+}
+
+// CheckFormat compares a declared format with the one a reader wants and
+// returns a *FormatError when they differ in kind or major version.
 func CheckFormat(got, want string) error {
 	wk, wm, err := Parse(want)
 	if err != nil {
 		return err
 	}
 	gk, gm, err := Parse(got)
-	if err != nil {
-		return err
-	}
-	if gk != wk {
-		return fmt.Errorf("format %q is a %s document, want %s", got, gk, wk)
-	}
-	if gm != wm {
-		return fmt.Errorf("format %q is major version %d of %s; this dlsched reads version %d", got, gm, wk, wm)
+	switch {
+	case err != nil:
+		return &FormatError{got, want, "is not of the form dlsched.<kind>/<major>"}
+	case gk != wk:
+		return &FormatError{got, want, "is a document of kind " + gk}
+	case gm != wm:
+		return &FormatError{got, want, fmt.Sprintf("is major version %d of %s, which this dlsched does not read", gm, wk)}
 	}
 	return nil
 }

@@ -1,7 +1,10 @@
 // Package sweep runs parameter grids of divisible-load problems: it parses
 // a TOML spec, expands it into points, solves each point with package solve
 // (and checks it on the executor), and appends one JSON line per point to a
-// results file that survives being killed at any moment.
+// results file that survives being killed at any moment. Each line starts
+// with "format": "dlsched.sweep-row/1" (schema/sweep-row.schema.json); the
+// readers (a resumed Run, Merge, LoadRecords) refuse a row of another
+// major version and read a row without a format as version 1.
 //
 // # Spec
 //

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/schema"
 	"github.com/dlsched/dlsched/table"
 )
 
@@ -105,12 +106,21 @@ type Row struct {
 	MaxLoad           *schedule.Float `json:"max_load,omitempty"`
 }
 
-// marshalLine encodes a row as one JSON line ending in '\n'.
+// line is a row as a results file holds it: "format":
+// "dlsched.sweep-row/1" (schema.SweepRow) first, then the row's fields
+// (schema/sweep-row.schema.json).
+type line struct {
+	Format string `json:"format"`
+	Row
+}
+
+// marshalLine encodes a row as one JSON line ending in '\n', its first
+// field the format.
 func marshalLine(r *Row) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(r); err != nil {
+	if err := enc.Encode(line{schema.SweepRow, *r}); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
@@ -183,27 +193,42 @@ func ReadRows(name string, r io.Reader) (rows []Row, torn bool, err error) {
 // parseRows parses the complete lines of b; good is the length of the
 // prefix made of complete lines.
 func parseRows(name string, b []byte) (rows []Row, good int, torn bool, err error) {
-	line := 0
+	n := 0
 	for len(b[good:]) > 0 {
 		rest := b[good:]
 		i := bytes.IndexByte(rest, '\n')
 		if i < 0 {
 			return rows, good, true, nil
 		}
-		line++
+		n++
 		text := bytes.TrimSpace(rest[:i])
 		if len(text) > 0 {
-			var row Row
-			dec := json.NewDecoder(bytes.NewReader(text))
-			if err := dec.Decode(&row); err != nil || row.Key == "" {
-				if err == nil {
-					err = fmt.Errorf("no key")
-				}
-				return rows, good, false, fmt.Errorf("%s line %d: not a results row: %v", name, line, err)
+			row, err := parseRow(text)
+			if err != nil {
+				return rows, good, false, fmt.Errorf("%s line %d: %w", name, n, err)
 			}
 			rows = append(rows, row)
 		}
 		good += i + 1
 	}
 	return rows, good, false, nil
+}
+
+// parseRow decodes one line of a results file. A line that declares
+// another kind or major version than schema.SweepRow is refused with a
+// *schema.FormatError; one without a format (written before formats were
+// declared) is read as version 1.
+func parseRow(text []byte) (Row, error) {
+	if err := schema.Check(text, schema.SweepRow); err != nil {
+		return Row{}, err
+	}
+	var row Row
+	err := json.NewDecoder(bytes.NewReader(text)).Decode(&row)
+	if err == nil && row.Key == "" {
+		err = fmt.Errorf("no key")
+	}
+	if err != nil {
+		return Row{}, fmt.Errorf("not a results row: %v", err)
+	}
+	return row, nil
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/dlsched/dlsched/internal/atomicfile"
+	"github.com/dlsched/dlsched/schema"
 	"github.com/dlsched/dlsched/solve"
 	"github.com/dlsched/dlsched/sweep"
 	"github.com/schollz/progressbar/v3"
@@ -169,7 +170,7 @@ func sweepAction(c0 *cli.Context) error {
 		return cli.Exit(fmt.Sprintf("interrupted: %d of %d points in %s; run the same command again to resume", sum.Done+sum.Solved, sum.Total, journal), 130)
 	}
 	if err != nil {
-		return err
+		return formatUsage(err)
 	}
 	if !quiet {
 		printSummary(os.Stderr, sh, src, journal, &sum)
@@ -397,7 +398,7 @@ func mergeAction(c0 *cli.Context) error {
 	}
 	rows, rep, err := sweep.Merge(args, sp)
 	if err != nil {
-		return err
+		return formatUsage(err)
 	}
 	if err := atomicfile.Write(out, func(w io.Writer) error {
 		if format == "csv" {
@@ -419,4 +420,14 @@ func mergeAction(c0 *cli.Context) error {
 		return cli.Exit(fmt.Sprintf("%d of %d points missing", len(rep.Missing), len(rep.Missing)+rep.Rows-rep.Unknown), 1)
 	}
 	return nil
+}
+
+// formatUsage makes the refusal of a results file by its declared format
+// (a row of another kind or major version) bad usage: exit 2, one line.
+func formatUsage(err error) error {
+	var fe *schema.FormatError
+	if errors.As(err, &fe) {
+		return usage(err)
+	}
+	return err
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/dlsched/dlsched/executor/replay"
 	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/schema"
 	"github.com/urfave/cli/v2"
 )
 
@@ -20,10 +22,11 @@ func verifyCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "verify",
 		Usage:     "replay a schedule (JSON from solve) on the executor and report violations",
-		UsageText: "dlsched verify [--max-violations N] SCHEDULE.json",
+		UsageText: "dlsched verify [--max-violations N] [--format table|json] SCHEDULE.json",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "max-violations", Value: strconv.Itoa(defaultMaxViolations),
 				Usage: "list at most this many violations, the earliest first (0: all); the total is always given"},
+			&cli.StringFlag{Name: "format", Value: "table", Usage: "output: table or json (dlsched.verify/1)"},
 		},
 		Action: verifyAction,
 	}
@@ -37,13 +40,19 @@ func verifyAction(c *cli.Context) error {
 	if err != nil || limit < 0 {
 		return usagef("invalid --max-violations %s: want an integer >= 0 (0: all)", c.String("max-violations"))
 	}
+	format := c.String("format")
+	if format != "table" && format != "json" {
+		return usagef("invalid --format %s: want table or json", format)
+	}
 	path := c.Args().First()
-	f, err := os.Open(path)
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return usage(err)
 	}
-	defer f.Close()
-	s, err := schedule.ReadJSON(f)
+	if err := schema.Check(b, schema.Schedule); err != nil {
+		return usagef("%s: %v", path, err)
+	}
+	s, err := schedule.ReadJSON(bytes.NewReader(b))
 	if err != nil {
 		return usagef("%s: %v", path, err)
 	}
@@ -55,6 +64,12 @@ func verifyAction(c *cli.Context) error {
 		// The schedule could not be replayed at all: malformed or too
 		// large, which is bad input.
 		return usagef("%s: %v", path, err)
+	}
+	if format == "json" {
+		if err := replay.NewReport(s, v, limit).WriteJSON(os.Stdout); err != nil || v.OK {
+			return err
+		}
+		return cli.Exit("", 1)
 	}
 	if v.OK {
 		fmt.Printf("ok: %d chunks on %d processors, makespan %.12g (stated Cmax %.12g, earliest %.12g), %d events\n",

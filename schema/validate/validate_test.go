@@ -57,7 +57,7 @@ func TestCheck(t *testing.T) {
 	if err := schema.Check([]byte(`{"format":"dlsched.schedule/2"}`), schema.Schedule); err == nil || !strings.Contains(err.Error(), "major version 2") {
 		t.Errorf("major 2: %v", err)
 	}
-	if err := schema.Check([]byte(`{"format":"dlsched.verify/1"}`), schema.Schedule); err == nil || !strings.Contains(err.Error(), "verify document") {
+	if err := schema.Check([]byte(`{"format":"dlsched.verify/1"}`), schema.Schedule); err == nil || !strings.Contains(err.Error(), "kind verify") {
 		t.Errorf("other kind: %v", err)
 	}
 	if err := schema.Check([]byte(`{"status":"optimal"}`), schema.Schedule); err != nil {
@@ -65,5 +65,10 @@ func TestCheck(t *testing.T) {
 	}
 	if err := schema.Check([]byte(`{"format":"x"}`), schema.Schedule); err == nil {
 		t.Error("malformed format accepted")
+	}
+	for _, doc := range []string{`{"format":1}`, `{"format":null}`, `{"format":["dlsched.schedule/1"]}`} {
+		if err := schema.Check([]byte(doc), schema.Schedule); err == nil || !strings.Contains(err.Error(), "is not a string; want dlsched.schedule/1") {
+			t.Errorf("%s: %v", doc, err)
+		}
 	}
 }

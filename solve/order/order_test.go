@@ -93,7 +93,9 @@ func randomStar(t *rapid.T) (*problem.Problem, int) {
 	p := star(procs, math.Inf(1), rapid.SampledFrom([]float64{10, 100}).Draw(t, "V"))
 	n := rapid.IntRange(1, 3).Draw(t, "n")
 	if rapid.Bool().Draw(t, "finite D") {
-		p.D = p.V / float64(rapid.IntRange(1, m*n).Draw(t, "messages"))
+		// A hair above V/k, as solve's randomStar draws it: V/9 rounded
+		// down gave n_min = ⌈100/(100/9·3)⌉ = ⌈3.0000000000000004⌉ = 4 > n = 3.
+		p.D = p.V / float64(rapid.IntRange(1, m*n).Draw(t, "messages")) * (1 + 1e-12)
 	}
 	if rapid.IntRange(0, 2).Draw(t, "results") == 0 {
 		p.ResultRatio = rapid.SampledFrom([]float64{0.1, 0.5}).Draw(t, "beta")
