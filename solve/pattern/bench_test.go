@@ -33,11 +33,11 @@ func BenchmarkSearch(b *testing.B) {
 			continue
 		}
 		p := &problem.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, V: 5e6, D: 5e6 / float64(n)}
-		cases = append(cases, inst{fmt.Sprintf("star/n=%d", n), p, n})
+		cases = append(cases, inst{fmt.Sprintf("star-n=%d", n), p, n})
 	}
 	tree := &problem.Problem{Kind: topology.Tree, Order: topology.NLF, Buffers: 1, P: 2, H: 8,
 		S: 1e-3, C: 1e-6, A: 1e-3, D: 1e2, V: 2 * 8 * 1e2 * 100 / 2}
-	cases = append(cases, inst{"tree-nlf-1/h=8/n=100", tree, 100})
+	cases = append(cases, inst{"tree-h=8-n=100", tree, 100})
 	for _, c := range cases {
 		for _, method := range []string{MethodGreedy, MethodSearch} {
 			b.Run(c.name+"/"+method, func(b *testing.B) {
