@@ -5,6 +5,8 @@
 #   benchmarks/lp-speed.sh                       star n = 100 ... 10,000, trees h = 4 ... 10
 #   NS="100 1000" HS="4 6" benchmarks/lp-speed.sh
 #   OUT=/tmp/speed TIMEOUT=300 SLOW_MAX_N=1000 benchmarks/lp-speed.sh
+#   NS="1000 3000 10000" HS=8 SLOW_MAX_N=0 BIG_MAX_N=3000 benchmarks/lp-speed.sh
+#                      (README's Performance table: the default's acceptance)
 #
 # Star (the paper's Section 4.1 star, the instances of BenchmarkStarSolve):
 # m = 10, S = 1e-3, C = 1e-6, A = 1e-3, V = 5e6, D = V/n (n_min = n/10),
@@ -21,11 +23,13 @@
 #                     lp_solve stops with "Accuracy error" on this unscaled
 #                     LP (the paper's "numerical instability"): "failed".
 #   highs             the plain LP, if a highs binary is on PATH
+#   The full LP, clp and highs take minutes at n = 10,000 (the full LP
+#   216 s, clp over 400 s): they are skipped above BIG_MAX_N (default: none).
 # Trees (TreeNLF-1, p = 2, h = HS, n = 100 = 2·n_min: S = 1e-3, C = 1e-6,
 # A = 1e-3, D = 1e2, V = p·h·D·n/2), no verification: dlsched --no-prune,
 # --pattern greedy and the default, and clp's primal and dual simplex on
 # dlsched's own exported model (--export-model; scaled units, Cmax = T0 ·
-# objective: the full LP, the --no-prune row's).
+# objective: the full LP, the --no-prune row's); clp's barrier too.
 #
 # Every time is the wall time of the whole process (reading the model
 # included), measured with /usr/bin/time, which also gives the peak
@@ -38,6 +42,7 @@ NS=${NS:-"100 300 1000 3000 10000"}
 HS=${HS:-"4 6 8 10"}
 TIMEOUT=${TIMEOUT:-600}
 SLOW_MAX_N=${SLOW_MAX_N:-1000}
+BIG_MAX_N=${BIG_MAX_N:-}
 OUT=${OUT:-benchmarks/results}
 mkdir -p "$OUT" bin
 go build -o bin/dlsched ./cmd/dlsched
@@ -74,9 +79,14 @@ for n in $NS; do
   args=(solve --topology star --m 10 --S 1e-3 --C 1e-6 --A 1e-3 --V 5e6 --D "$D" --stages "$n" --no-verify --format json)
   jcmax='sed -n "s/^  \"cmax\": \(.*\),$/\1/p" "$tmp/s.json"'
   timed "dlsched --no-prune" "$star" "$n" "$jcmax" -- bin/dlsched "${args[@]}" --no-prune --out "$tmp/s.json"
-  timed "dlsched --no-prune, full LP" "$star" "$n" "$jcmax" -- bin/dlsched "${args[@]}" --no-prune --stage-generation=false --out "$tmp/s.json"
+  big=1
+  [ -n "$BIG_MAX_N" ] && [ "$n" -gt "$BIG_MAX_N" ] && big=0
+  if [ "$big" = 1 ]; then
+    timed "dlsched --no-prune, full LP" "$star" "$n" "$jcmax" -- bin/dlsched "${args[@]}" --no-prune --stage-generation=false --out "$tmp/s.json"
+  fi
   timed "dlsched --pattern greedy" "$star" "$n" "$jcmax" -- bin/dlsched "${args[@]}" --pattern greedy --out "$tmp/s.json"
   timed "dlsched (default)" "$star" "$n" "$jcmax" -- bin/dlsched "${args[@]}" --out "$tmp/s.json"
+  [ "$big" = 1 ] || continue
   bin/lpbench plainlp -m 10 -n "$n" -S 1e-3 -C 1e-6 -A 1e-3 -V 5e6 -D "$D" >"$tmp/plain.lp"
   timed "clp -primals" "$star" "$n" 'sed -n "s/^Optimal objective \([^ ]*\).*/\1/p" "$tmp/out"' -- clp "$tmp/plain.lp" -primals
   if command -v highs >/dev/null; then
@@ -107,6 +117,7 @@ for h in $HS; do
   timed "dlsched (default)" "$cas" "$h" "$jcmax" -- bin/dlsched "${args[@]}" --out "$tmp/s.json"
   timed "clp -primals (dlsched's model)" "$cas" "$h" "$ccmax" -- clp "$tmp/tree.mps" -primals
   timed "clp -dualsimplex (dlsched's model)" "$cas" "$h" "$ccmax" -- clp "$tmp/tree.mps" -dualsimplex
+  timed "clp -barrier (dlsched's model)" "$cas" "$h" "$ccmax" -- clp "$tmp/tree.mps" -barrier
 done
 
 bin/lpbench report -in "$tsv" -table "$OUT/speed.md" -plot "$OUT/speed.svg" \

@@ -8,7 +8,9 @@
 # PATTERN=search times the specs' own pattern instead (the default search
 # in Figs. 10-11; issue 32), PATTERN=both the two in turn. Each line gives
 # the wall time and the user CPU time of the sweeps (CPU is steadier on a
-# shared machine).
+# shared machine). KEEP=DIR keeps each run's rows, without timings
+# (--no-timings), in DIR/<pattern>/<binary's index>/figN.jsonl, so that the
+# binaries' answers can be compared row by row (rows sorted).
 set -euo pipefail
 ROUNDS=${1:-3}
 shift || true
@@ -18,6 +20,9 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 PATTERN=${PATTERN:-greedy}
+KEEP=${KEEP:-}
+nt=()
+[ -n "$KEEP" ] && nt=(--no-timings)
 case $PATTERN in
 both) PATTERNS=(greedy search) ;;
 greedy | search) PATTERNS=("$PATTERN") ;;
@@ -35,18 +40,23 @@ for n in 6 7 8 9 10 11 12 13; do
 done
 for r in $(seq "$ROUNDS"); do
   for pat in "${PATTERNS[@]}"; do
-    for b in "${BINS[@]}"; do
+    for i in "${!BINS[@]}"; do
+      b=${BINS[$i]}
       rm -f "$TMP"/*.jsonl
       start=$(date +%s.%N)
       cpu0=$(awk '{print $16+$17}' /proc/$$/stat)
       for n in 6 7 8 9 10 11 12 13; do
         cap=()
         [ "$n" -ge 12 ] && cap=(--max-stages 15)
-        "$b" sweep "$TMP/$pat/fig$n.toml" --out "$TMP/fig$n.jsonl" --no-verify --workers 2 --quiet "${cap[@]}"
+        "$b" sweep "$TMP/$pat/fig$n.toml" --out "$TMP/fig$n.jsonl" --no-verify --workers 2 --quiet "${cap[@]}" "${nt[@]}"
       done
       end=$(date +%s.%N)
       cpu=$(awk -v c0="$cpu0" -v hz="$(getconf CLK_TCK)" '{printf "%.2f", ($16+$17-c0)/hz}' /proc/$$/stat)
       solved=$(cat "$TMP"/fig*.jsonl | grep -c '"status":"optimal"')
+      if [ -n "$KEEP" ]; then
+        mkdir -p "$KEEP/$pat/$i"
+        cp "$TMP"/fig*.jsonl "$KEEP/$pat/$i/"
+      fi
       printf '%s\t%s\tround %d\t%d LPs solved\t%.2f s\t%s s CPU\n' "$b" "$pat" "$r" "$solved" "$(echo "$end - $start" | bc)" "$cpu"
     done
   done
