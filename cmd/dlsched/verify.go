@@ -9,6 +9,7 @@ import (
 
 	"github.com/dlsched/dlsched/executor/replay"
 	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/trace"
 	"github.com/urfave/cli/v2"
 )
 
@@ -20,10 +21,11 @@ func verifyCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "verify",
 		Usage:     "replay a schedule (JSON from solve) on the executor and report violations",
-		UsageText: "dlsched verify [--max-violations N] SCHEDULE.json",
+		UsageText: "dlsched verify [--max-violations N] [--trace FILE.json] SCHEDULE.json",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "max-violations", Value: strconv.Itoa(defaultMaxViolations),
 				Usage: "list at most this many violations, the earliest first (0: all); the total is always given"},
+			&cli.StringFlag{Name: "trace", Usage: "write the replay (its timed run) as a Chrome trace to FILE.json (Perfetto, chrome://tracing)"},
 		},
 		Action: verifyAction,
 	}
@@ -37,6 +39,9 @@ func verifyAction(c *cli.Context) error {
 	if err != nil || limit < 0 {
 		return usagef("invalid --max-violations %s: want an integer >= 0 (0: all)", c.String("max-violations"))
 	}
+	if err := checkOutPath("trace", c.String("trace"), ".json"); err != nil {
+		return err
+	}
 	path := c.Args().First()
 	f, err := os.Open(path)
 	if err != nil {
@@ -47,7 +52,13 @@ func verifyAction(c *cli.Context) error {
 	if err != nil {
 		return usagef("%s: %v", path, err)
 	}
-	v, err := replay.VerifyInput(s, replay.Options{Context: c.Context})
+	opt := replay.Options{Context: c.Context}
+	var tr *trace.Trace
+	if c.String("trace") != "" {
+		tr = trace.New("s")
+		opt.Recorder = tr
+	}
+	v, err := replay.VerifyInput(s, opt)
 	if err != nil {
 		if c.Context.Err() != nil {
 			return err
@@ -55,6 +66,9 @@ func verifyAction(c *cli.Context) error {
 		// The schedule could not be replayed at all: malformed or too
 		// large, which is bad input.
 		return usagef("%s: %v", path, err)
+	}
+	if err := writeTrace(c.String("trace"), tr, v); err != nil {
+		return err
 	}
 	if v.OK {
 		fmt.Printf("ok: %d chunks on %d processors, makespan %.12g (stated Cmax %.12g, earliest %.12g), %d events\n",
