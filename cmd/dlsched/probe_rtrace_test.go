@@ -170,6 +170,15 @@ func TestProbeRtraceRefused(t *testing.T) {
 		append(append([]string{"solve"}, star...), "--trace", filepath.Join(dir, "t.txt"))...)
 	refused(t, "invalid --trace /nonexistent/t.json: directory /nonexistent does not exist",
 		append(append([]string{"solve"}, star...), "--trace", "/nonexistent/t.json")...)
+	// The p = 2, h = 10 tree, 60 stages: the replay alone is estimated
+	// under 40 MB (the run goes on to solve), with its trace at 231 MB
+	// (900 bytes for each of about 3 events per delivery).
+	tree := []string{"solve", "--topology", "tree", "--p", "2", "--h", "10", "--S", "1e-3", "--C", "1e-6", "--A", "1e-3",
+		"--D", "1", "--V", "1000", "--stages", "60", "--max-memory", "40", "--trace", tp}
+	refused(t, "replaying and tracing the schedule on its platform of 2047 nodes needs about", tree...)
+	if !strings.Contains(refusal(t, tree...), "raise --max-memory or drop --trace") {
+		t.Error("the refusal does not name --trace")
+	}
 	sched := filepath.Join(dir, "s.json")
 	if _, _, c, _ := probe(t, append(append([]string{"solve"}, star...), "--format", "json", "--out", sched)...); c != 0 {
 		t.Fatalf("solve: exit %d", c)
@@ -181,4 +190,11 @@ func TestProbeRtraceRefused(t *testing.T) {
 			t.Errorf("a refused run wrote %s", f)
 		}
 	}
+}
+
+// refusal returns the stderr of a run.
+func refusal(t *testing.T, args ...string) string {
+	t.Helper()
+	_, stderr, _, _ := probe(t, args...)
+	return stderr
 }
