@@ -376,7 +376,7 @@ func nodeName(id int) string {
 func runEarliest(pl *plan, opt *Options) (Result, error) {
 	sim := executor.NewSim(executor.SimConfig{MaxEvents: opt.maxEvents(), Trace: opt.Trace})
 	rec := newRecorder(pl)
-	tr := newTracer(pl, opt.Recorder, opt.Faults)
+	tr := newTracer(pl, opt, opt.Faults)
 	cpus := newCPUNodes(pl, sim, rec)
 	traceCPUs(tr, sim, cpus)
 	in := earliestLinks(pl, sim, rec, tr, cpus)
@@ -640,7 +640,7 @@ func runTimed(pl *plan, opt *Options) (Result, *timedState, error) {
 	}
 	sim := executor.NewSim(executor.SimConfig{Start: t0, MaxEvents: opt.maxEvents(), Trace: opt.Trace})
 	rec := newRecorder(pl)
-	tr := newTracer(pl, opt.Recorder, nil)
+	tr := newTracer(pl, opt, nil)
 	cpus := newCPUNodes(pl, sim, rec)
 	traceCPUs(tr, sim, cpus)
 	ts := newTimedState(pl)

@@ -31,9 +31,14 @@ import (
 // the node's cpu track ("crash", "speed" with the new factor); the
 // computation a crash cuts short is a span to the crash, named "… (lost)"
 // with lost: true, and so is a transfer into a crashed node (its sender
-// still pays the link). Times are model seconds; a time before 0 (a
-// schedule that states one, which Verify reports as negative) is written
-// as 0 with the true start in args ("start").
+// still pays the link). A fault at a relay-only node of a tree is on its
+// "node" track. Times are model seconds; a time before 0 (a schedule that
+// states one, which Verify reports as negative) is written as 0 with the
+// true start in args ("start"). A span that starts before the last one of
+// its track ends by no more than the replay's tolerance (Options.Tolerance
+// times the larger of the schedule's Cmax and that end: the rounding of
+// an LP's stated times, 1.8e-18 s on the README's demo star) starts at
+// that end: viewers draw spans that overlap at all as nested.
 //
 // In both modes no two spans of a track overlap when the schedule obeys
 // the physical model; a timed replay of a schedule that breaks it shows
@@ -50,14 +55,18 @@ type tracer struct {
 	rec trace.Recorder
 	// crashAt[id] is the time node id crashes (+Inf: never).
 	crashAt []float64
+	// tol is the relative tolerance, last the latest end on each track.
+	tol  float64
+	last map[[2]string]float64
 }
 
 // newTracer returns the tracer of a run of pl, nil without a recorder.
-func newTracer(pl *plan, rec trace.Recorder, faults []Fault) *tracer {
-	if rec == nil {
+func newTracer(pl *plan, opt *Options, faults []Fault) *tracer {
+	if opt.Recorder == nil {
 		return nil
 	}
-	t := &tracer{pl: pl, rec: rec, crashAt: make([]float64, len(pl.g.Nodes))}
+	t := &tracer{pl: pl, rec: opt.Recorder, crashAt: make([]float64, len(pl.g.Nodes)),
+		tol: opt.tolerance(), last: map[[2]string]float64{}}
 	for id := range t.crashAt {
 		t.crashAt[id] = math.Inf(1)
 	}
@@ -69,13 +78,20 @@ func newTracer(pl *plan, rec trace.Recorder, faults []Fault) *tracer {
 	return t
 }
 
-// span records a span, moved to start at 0 if it starts before.
+// span records a span, moved to start at 0 if it starts before, or at
+// the end of the last span of its track if it overlaps it within the
+// tolerance.
 func (t *tracer) span(process, track, name string, st, en float64, args map[string]any) {
 	if st < 0 {
 		args["start"] = st
 		st = math.Max(0, math.Min(st, en))
 		en = math.Max(en, 0)
 	}
+	k := [2]string{process, track}
+	if last, ok := t.last[k]; ok && st < last && last-st <= t.tol*math.Max(math.Abs(t.pl.s.Cmax), last) {
+		st, en = last, math.Max(en, last)
+	}
+	t.last[k] = math.Max(t.last[k], en)
 	t.rec.Span(process, track, name, st, en, args)
 }
 
