@@ -413,10 +413,20 @@ func runEarliest(pl *plan, opt *Options) (Result, error) {
 func earliestLinks(pl *plan, sim *executor.Sim, rec *recorder, tr *tracer, cpus []*cpuNode) []*executor.Channel[int32] {
 	n := len(pl.g.Nodes)
 	in := make([]*executor.Channel[int32], n)
+	costs := make([]func(int32) float64, len(pl.recv))
+	starts := make([]func(int32), len(pl.recv))
+	for grp := 1; grp < len(pl.recv); grp++ {
+		hop := pl.hopOf(grp)
+		costs[grp] = func(c int32) float64 { return pl.ch[c].dur[hop] }
+		starts[grp] = func(c int32) {
+			rec.start(c, hop, sim.Now())
+			if sim.Tracing() {
+				sim.Trace("hop "+strconv.Itoa(hop)+" into group "+strconv.Itoa(grp), "start chunk "+strconv.Itoa(int(c)+1))
+			}
+		}
+	}
 	for id := 1; id < n; id++ {
 		grp := pl.group(id)
-		hop := pl.hopOf(grp)
-		parent := pl.g.Nodes[id].Parent
 		cn := cpus[id]
 		intercept := func(c int32) bool {
 			pc := &pl.ch[c]
@@ -432,20 +442,22 @@ func earliestLinks(pl *plan, sim *executor.Sim, rec *recorder, tr *tracer, cpus 
 			}
 			return true
 		}
+		parent, onStart := pl.g.Nodes[id].Parent, starts[grp]
+		if tr != nil { // one closure per link only when traced
+			hop := pl.hopOf(grp)
+			onStart = func(c int32) {
+				starts[grp](c)
+				tr.transfer(parent, id, c, hop, sim.Now())
+			}
+		}
 		in[id] = executor.NewChannel(sim, executor.ChannelConfig[int32]{
 			Name:          "link " + nodeName(parent) + "→" + nodeName(id),
-			Cost:          func(c int32) float64 { return pl.ch[c].dur[hop] },
+			Cost:          costs[grp],
 			Buffers:       pl.nbuf,
 			Alternate:     true,
 			ManualRelease: true,
-			OnStart: func(c int32) {
-				rec.start(c, hop, sim.Now())
-				tr.transfer(parent, id, c, hop, sim.Now())
-				if sim.Tracing() {
-					sim.Trace("hop "+strconv.Itoa(hop)+" into group "+strconv.Itoa(grp), "start chunk "+strconv.Itoa(int(c)+1))
-				}
-			},
-			Intercept: intercept,
+			OnStart:       onStart,
+			Intercept:     intercept,
 		})
 	}
 	return in

@@ -291,3 +291,21 @@ func TestTraceNegativeStart(t *testing.T) {
 		t.Errorf("args %v, want start -1", e.Args)
 	}
 }
+
+// BenchmarkVerifyTreeTraced is BenchmarkVerifyTree recording the trace
+// of the timed run into a trace.Trace (what solve --trace and verify
+// --trace cost over the replay alone).
+func BenchmarkVerifyTreeTraced(b *testing.B) {
+	s := bigTree(100)
+	b.ResetTimer()
+	var spans int
+	for i := 0; i < b.N; i++ {
+		tr := trace.New("s")
+		v, err := Verify(s, Options{Recorder: tr})
+		if err != nil || !v.OK {
+			b.Fatalf("%v %v", v, err)
+		}
+		spans = tr.Len()
+	}
+	b.ReportMetric(float64(spans), "spans/op")
+}
