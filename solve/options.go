@@ -11,6 +11,7 @@ import (
 	"github.com/dlsched/dlsched/solve/pattern"
 	"github.com/dlsched/dlsched/solver"
 	"github.com/dlsched/dlsched/solver/backends"
+	"github.com/dlsched/dlsched/trace"
 )
 
 // DefaultTolerance is the certified relative gap a schedule must reach
@@ -96,9 +97,11 @@ type Options struct {
 	Warm *Sequence
 	// Verify replays the schedule on the executor (Result.Schedule's
 	// Verification); VerifyMaxBytes limits the replay's memory
-	// (DefaultMaxModelBytes when zero).
+	// (DefaultMaxModelBytes when zero); VerifyTrace, if set, receives the
+	// trace of the replay (replay.Options.Recorder: its timed run).
 	Verify         bool
 	VerifyMaxBytes int64
+	VerifyTrace    trace.Recorder
 }
 
 // The names of Options' fields in errors (*problem.FieldError), in the

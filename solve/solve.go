@@ -28,8 +28,8 @@ type Result struct {
 }
 
 // Check refuses, before anything is built, an LP over opt's memory limit
-// (*SizeError; CheckSize) and, with opt.Verify, a replay over its limit
-// (*replay.SizeError).
+// (*SizeError; CheckSize) and, with opt.Verify, a replay (with
+// opt.VerifyTrace, and its trace) over its limit (*replay.SizeError).
 func Check(p *problem.Problem, n int, opt Options) error {
 	eo, err := opt.engine()
 	if err != nil {
@@ -42,6 +42,9 @@ func Check(p *problem.Problem, n int, opt Options) error {
 func check(p *problem.Problem, n int, eo engine.Options, opt Options) error {
 	if err := engine.CheckSize(p, n, eo); err != nil {
 		return wrap(err)
+	}
+	if opt.Verify && opt.VerifyTrace != nil {
+		return replay.CheckTracedPlatform(p.Kind, p.M, p.P, p.H, float64(n)*p.Processors(), opt.verifyLimit())
 	}
 	if opt.Verify {
 		return replay.CheckPlatform(p.Kind, p.M, p.P, p.H, float64(n)*p.Processors(), opt.verifyLimit())
@@ -159,7 +162,7 @@ func Greedy(p *problem.Problem, n int, opt Options) (*schedule.Schedule, error) 
 // error if it could not run (violations are not an error).
 func Verify(s *schedule.Schedule, opt Options) (float64, error) {
 	t0 := time.Now()
-	v, err := replay.Verify(s, replay.Options{Context: opt.Context, MaxBytes: opt.verifyLimit()})
+	v, err := replay.Verify(s, replay.Options{Context: opt.Context, MaxBytes: opt.verifyLimit(), Recorder: opt.VerifyTrace})
 	if err == nil {
 		s.Verification = v
 	}

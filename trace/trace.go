@@ -168,7 +168,17 @@ func (t *Trace) jsonOf(e event) jsonEvent {
 	j := jsonEvent{Name: e.name, Cat: e.track, Ph: string(e.ph), Ts: e.start * MicrosPerUnit,
 		Pid: t.pids[e.process], Tid: t.tids[[2]string{e.process, e.track}], Args: e.args}
 	if e.ph == 'X' {
-		d := (e.end - e.start) * MicrosPerUnit
+		// The end in µs less the start in µs, not the length times 1e6,
+		// and one ulp less where the sum still rounds up: a reader's
+		// ts + dur is then not after the end in µs, so that a span that
+		// starts where the last one ends does not overlap it by a
+		// rounding error (which viewers show as one span nested in the
+		// other).
+		end := e.end * MicrosPerUnit
+		d := end - j.Ts
+		for d > 0 && j.Ts+d > end {
+			d = math.Nextafter(d, 0)
+		}
 		j.Dur = &d
 	} else {
 		j.S = "t"

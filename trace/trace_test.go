@@ -2,6 +2,10 @@ package trace
 
 import (
 	"bytes"
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -80,5 +84,54 @@ func TestDeterministic(t *testing.T) {
 	}
 	if write() != write() {
 		t.Error("two writes differ")
+	}
+}
+
+// A span that starts where the previous one ends does not overlap it in
+// the document: the reader's ts + dur is never after the end in µs (dur
+// is the end in µs less ts, one ulp less where the sum rounds up). The
+// length times 1e6 overshot by rounding errors, and the difference alone
+// still does where ts is far below the end (a sum that ties rounds to
+// even); viewers draw such spans as one nested in the other.
+func TestTouchingSpans(t *testing.T) {
+	tr := New("s")
+	x := 0.0
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 10000; i++ {
+		next := x + rng.Float64()*math.Pow(10, float64(rng.IntN(6)-3))
+		tr.Span("p", "port", "x", x, next, nil)
+		x = next
+	}
+	for i := 0; i < 20000; i++ { // spans after long ones: ts ≪ end
+		a := rng.Float64() * 10
+		b := a + 1 + rng.Float64()*100
+		tr.Span("r"+strconv.Itoa(i), "cpu", "long", a, b, nil)
+		tr.Span("r"+strconv.Itoa(i), "cpu", "next", b, b+1, nil)
+	}
+	tr.Span("q", "port", "a", 0.1, 0.3, nil)
+	tr.Span("q", "port", "b", 0.3, 0.7, nil)
+	var b bytes.Buffer
+	if err := tr.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Events []struct {
+			Ph      string
+			Ts, Dur float64
+			Pid     int
+		} `json:"traceEvents"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var prev []float64
+	for _, e := range doc.Events {
+		if e.Ph != "X" {
+			continue
+		}
+		if len(prev) > 0 && prev[0] == float64(e.Pid) && prev[1] > e.Ts {
+			t.Fatalf("a span ends at %.17g µs, after the next starts at %.17g µs", prev[1], e.Ts)
+		}
+		prev = []float64{float64(e.Pid), e.Ts + e.Dur}
 	}
 }

@@ -13,7 +13,9 @@ import (
 	"github.com/dlsched/dlsched/executor/replay"
 	"github.com/dlsched/dlsched/internal/atomicfile"
 	"github.com/dlsched/dlsched/problem"
+	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solve"
+	"github.com/dlsched/dlsched/trace"
 	"github.com/urfave/cli/v2"
 )
 
@@ -44,6 +46,7 @@ func solveCommand() *cli.Command {
 		&cli.StringFlag{Name: "gantt", Usage: "write a Gantt chart to FILE.svg"},
 		&cli.StringFlag{Name: "export-model", Usage: "write the (first) LP to FILE.mps or FILE.lp"},
 		&cli.BoolFlag{Name: "no-verify", Usage: "skip the executor's check of the schedule"},
+		&cli.StringFlag{Name: "trace", Usage: "write the verification's replay as a Chrome trace to FILE.json (Perfetto, chrome://tracing)"},
 		&cli.StringFlag{Name: "pattern", Value: "search", Usage: "message pattern: search (the paper's greedy prune of the full pattern, patterns on fewer processors or layers, then single-message changes, each stage count seeded with the one below; the best is returned), greedy (only the paper's prune) or exact (a MILP over every sub-pattern, solved with Cbc; at most 40 messages)"},
 		noTimingsFlag(),
 	)
@@ -150,6 +153,11 @@ func solveAction(c *cli.Context) error {
 			return err
 		}
 	}
+	if tr, ok := opt.VerifyTrace.(*trace.Trace); ok {
+		if err := writeTrace(c.String("trace"), tr, s.Verification); err != nil {
+			return err
+		}
+	}
 	if err := emit(c.String("out"), format, s); err != nil {
 		return err
 	}
@@ -168,6 +176,9 @@ func solveOptions(c *cli.Context) (solve.Options, func(), error) {
 	opt.Pattern, opt.Verify = c.String("pattern"), !c.Bool("no-verify")
 	if opt.NoPrune && !c.IsSet("pattern") {
 		opt.Pattern = "" // the full pattern; --pattern with --no-prune is refused by the library
+	}
+	if c.String("trace") != "" && opt.Verify {
+		opt.VerifyTrace = trace.New("s")
 	}
 	return opt, done, nil
 }
@@ -242,7 +253,33 @@ func solveInputs(c *cli.Context) (*problem.Problem, int, string, error) {
 	if err := checkOutPath("export-model", c.String("export-model"), ".mps", ".lp"); err != nil {
 		return nil, 0, "", err
 	}
+	if err := checkTracePath(c); err != nil {
+		return nil, 0, "", err
+	}
 	return p, n, format, nil
+}
+
+// checkTracePath checks --trace: a .json file in a directory that takes
+// one, and a verification to trace.
+func checkTracePath(c *cli.Context) error {
+	path := c.String("trace")
+	if path == "" {
+		return nil
+	}
+	if c.Bool("no-verify") {
+		return usagef("invalid --trace %s: the trace is the verification's replay; drop --no-verify", path)
+	}
+	return checkOutPath("trace", path, ".json")
+}
+
+// writeTrace writes the trace of a verification replay to path
+// (atomically), with the verification's makespan.
+func writeTrace(path string, tr *trace.Trace, v *schedule.Verification) error {
+	if path == "" || tr == nil || v == nil {
+		return nil
+	}
+	tr.Makespan = v.Makespan
+	return atomicfile.Write(path, tr.WriteJSON)
 }
 
 // checkSolveSize refuses an LP or a verification over the memory limit,
@@ -254,6 +291,9 @@ func checkSolveSize(c *cli.Context, p *problem.Problem, n int, opt solve.Options
 			return flagErr(err) // an option the problem cannot have (--form with results)
 		}
 		var re *replay.SizeError
+		if errors.As(err, &re) && re.Traced {
+			return sizeUsage(err, "drop --trace")
+		}
 		if errors.As(err, &re) {
 			return sizeUsage(err, "skip verification with --no-verify")
 		}

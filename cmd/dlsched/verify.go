@@ -11,6 +11,7 @@ import (
 	"github.com/dlsched/dlsched/executor/replay"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/schema"
+	"github.com/dlsched/dlsched/trace"
 	"github.com/urfave/cli/v2"
 )
 
@@ -22,11 +23,12 @@ func verifyCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "verify",
 		Usage:     "replay a schedule (JSON from solve) on the executor and report violations",
-		UsageText: "dlsched verify [--max-violations N] [--format table|json] SCHEDULE.json",
+		UsageText: "dlsched verify [--max-violations N] [--format table|json] [--trace FILE.json] SCHEDULE.json",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "max-violations", Value: strconv.Itoa(defaultMaxViolations),
 				Usage: "list at most this many violations, the earliest first (0: all); the total is always given"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "output: table or json (dlsched.verify/1)"},
+			&cli.StringFlag{Name: "trace", Usage: "write the replay (its timed run) as a Chrome trace to FILE.json (Perfetto, chrome://tracing)"},
 		},
 		Action: verifyAction,
 	}
@@ -44,6 +46,9 @@ func verifyAction(c *cli.Context) error {
 	if format != "table" && format != "json" {
 		return usagef("invalid --format %s: want table or json", format)
 	}
+	if err := checkOutPath("trace", c.String("trace"), ".json"); err != nil {
+		return err
+	}
 	path := c.Args().First()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -56,7 +61,13 @@ func verifyAction(c *cli.Context) error {
 	if err != nil {
 		return usagef("%s: %v", path, err)
 	}
-	v, err := replay.VerifyInput(s, replay.Options{Context: c.Context})
+	opt := replay.Options{Context: c.Context}
+	var tr *trace.Trace
+	if c.String("trace") != "" {
+		tr = trace.New("s")
+		opt.Recorder = tr
+	}
+	v, err := replay.VerifyInput(s, opt)
 	if err != nil {
 		if c.Context.Err() != nil {
 			return err
@@ -64,6 +75,9 @@ func verifyAction(c *cli.Context) error {
 		// The schedule could not be replayed at all: malformed or too
 		// large, which is bad input.
 		return usagef("%s: %v", path, err)
+	}
+	if err := writeTrace(c.String("trace"), tr, v); err != nil {
+		return err
 	}
 	if format == "json" {
 		if err := replay.NewReport(s, v, limit).WriteJSON(os.Stdout); err != nil || v.OK {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/topology"
+	"github.com/dlsched/dlsched/trace"
 )
 
 // DefaultTolerance is the relative tolerance of Verify's comparisons.
@@ -49,6 +50,11 @@ type Options struct {
 	// message order and loads on the perturbed platform, and Result
 	// reports the work that was lost.
 	Faults []Fault
+	// Recorder, if set, receives the trace of the replay (trace.go for
+	// its processes, tracks and events): Earliest and Timed record their
+	// run, Verify its timed run (the verdict's, whose makespan is
+	// Verification.Makespan). Nil records nothing at no cost.
+	Recorder trace.Recorder
 }
 
 // Fault changes the real platform during an earliest-mode replay.
@@ -301,11 +307,24 @@ type cpuNode struct {
 	// onDone, if set, is called with (node, chunk, end) after each
 	// computation (timed mode records the ends per node).
 	onDone func(id int, c int32, en float64)
+	// tr, if set, records the computations (trace.go); arrived holds the
+	// submission times of the queued chunks and lastEnd the end of the
+	// last computation, from which a computation a crash cuts short
+	// started.
+	tr      *tracer
+	sim     *executor.Sim
+	arrived executor.FIFO[float64]
+	lastEnd float64
 }
 
 func (n *cpuNode) finish(st, en float64) {
 	c := n.q.Pop()
 	n.rec.computed(n.id, c, st, en)
+	if n.tr != nil {
+		n.arrived.Pop()
+		n.lastEnd = en
+		n.tr.compute(n.id, c, st, en, false)
+	}
 	if n.onDone != nil {
 		n.onDone(n.id, c, en)
 	}
@@ -313,6 +332,9 @@ func (n *cpuNode) finish(st, en float64) {
 
 func (n *cpuNode) submit(pc *pchunk) {
 	n.q.Push(int32(pc.idx))
+	if n.tr != nil {
+		n.arrived.Push(n.sim.Now())
+	}
 	n.cpu.Submit(pc.work, executor.Low, n.done)
 }
 
@@ -354,14 +376,46 @@ func nodeName(id int) string {
 func runEarliest(pl *plan, opt *Options) (Result, error) {
 	sim := executor.NewSim(executor.SimConfig{MaxEvents: opt.maxEvents(), Trace: opt.Trace})
 	rec := newRecorder(pl)
+	tr := newTracer(pl, opt, opt.Faults)
 	cpus := newCPUNodes(pl, sim, rec)
+	traceCPUs(tr, sim, cpus)
+	in := earliestLinks(pl, sim, rec, tr, cpus)
+	n := len(pl.g.Nodes)
+	procs := make([]*executor.Proc, n)
+	computed := computedEvents(pl, sim, cpus)
+	for l := 0; l < len(pl.sends); l++ {
+		sends := pl.sends[l]
+		for _, id := range pl.g.ByLayer[l] {
+			if len(sends) == 0 && (id != 0 || computed == nil) {
+				continue
+			}
+			procs[id] = sim.Spawn(nodeName(id), func(p *executor.Proc) {
+				relayNode(p, pl, in, id, sends)
+				if id == 0 && computed != nil {
+					receiveResults(p, pl, rec, tr, computed)
+				}
+			})
+		}
+	}
+	crashed, err := injectFaults(pl, sim, opt.Faults, cpus, in, procs, tr)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := sim.Run(opt.context()); err != nil && !starvedByCrash(pl, err, crashed) {
+		return Result{}, fmt.Errorf("executor: earliest replay: %w", err)
+	}
+	return rec.result(sim), nil
+}
+
+// earliestLinks builds the inbound Channel of every node but the
+// originator for the earliest replay (see runEarliest); in[id] is the link
+// from id's parent.
+func earliestLinks(pl *plan, sim *executor.Sim, rec *recorder, tr *tracer, cpus []*cpuNode) []*executor.Channel[int32] {
 	n := len(pl.g.Nodes)
 	in := make([]*executor.Channel[int32], n)
-
-	ngroups := len(pl.recv)
-	costs := make([]func(int32) float64, ngroups)
-	starts := make([]func(int32), ngroups)
-	for grp := 1; grp < ngroups; grp++ {
+	costs := make([]func(int32) float64, len(pl.recv))
+	starts := make([]func(int32), len(pl.recv))
+	for grp := 1; grp < len(pl.recv); grp++ {
 		hop := pl.hopOf(grp)
 		costs[grp] = func(c int32) float64 { return pl.ch[c].dur[hop] }
 		starts[grp] = func(c int32) {
@@ -388,46 +442,31 @@ func runEarliest(pl *plan, opt *Options) (Result, error) {
 			}
 			return true
 		}
+		parent, onStart := pl.g.Nodes[id].Parent, starts[grp]
+		if tr != nil { // one closure per link only when traced
+			hop := pl.hopOf(grp)
+			onStart = func(c int32) {
+				starts[grp](c)
+				tr.transfer(parent, id, c, hop, sim.Now())
+			}
+		}
 		in[id] = executor.NewChannel(sim, executor.ChannelConfig[int32]{
-			Name:          "link " + nodeName(pl.g.Nodes[id].Parent) + "→" + nodeName(id),
+			Name:          "link " + nodeName(parent) + "→" + nodeName(id),
 			Cost:          costs[grp],
 			Buffers:       pl.nbuf,
 			Alternate:     true,
 			ManualRelease: true,
-			OnStart:       starts[grp],
+			OnStart:       onStart,
 			Intercept:     intercept,
 		})
 	}
-	procs := make([]*executor.Proc, n)
-	computed := computedEvents(pl, sim, cpus)
-	for l := 0; l < len(pl.sends); l++ {
-		sends := pl.sends[l]
-		for _, id := range pl.g.ByLayer[l] {
-			if len(sends) == 0 && (id != 0 || computed == nil) {
-				continue
-			}
-			procs[id] = sim.Spawn(nodeName(id), func(p *executor.Proc) {
-				relayNode(p, pl, in, id, sends)
-				if id == 0 && computed != nil {
-					receiveResults(p, pl, rec, computed)
-				}
-			})
-		}
-	}
-	crashed, err := injectFaults(pl, sim, opt.Faults, cpus, in, procs)
-	if err != nil {
-		return Result{}, err
-	}
-	if err := sim.Run(opt.context()); err != nil && !starvedByCrash(pl, err, crashed) {
-		return Result{}, fmt.Errorf("executor: earliest replay: %w", err)
-	}
-	return rec.result(sim), nil
+	return in
 }
 
 // injectFaults validates the faults and schedules them on the kernel. It
 // returns the crashed nodes.
 func injectFaults(pl *plan, sim *executor.Sim, faults []Fault, cpus []*cpuNode,
-	in []*executor.Channel[int32], procs []*executor.Proc) (map[int]bool, error) {
+	in []*executor.Channel[int32], procs []*executor.Proc, tr *tracer) (map[int]bool, error) {
 	crashed := map[int]bool{}
 	for k, f := range faults {
 		switch {
@@ -442,6 +481,7 @@ func injectFaults(pl *plan, sim *executor.Sim, faults []Fault, cpus []*cpuNode,
 		if f.Crash {
 			crashed[id] = true
 			sim.At(f.At, func() {
+				tr.fault(f, cpus[id])
 				if cn := cpus[id]; cn != nil {
 					cn.cpu.Break()
 				}
@@ -454,6 +494,7 @@ func injectFaults(pl *plan, sim *executor.Sim, faults []Fault, cpus []*cpuNode,
 		}
 		speed := f.Speed
 		sim.At(f.At, func() {
+			tr.fault(f, cpus[id])
 			if cn := cpus[id]; cn != nil {
 				cn.cpu.SetSpeed(speed)
 			}
@@ -611,7 +652,9 @@ func runTimed(pl *plan, opt *Options) (Result, *timedState, error) {
 	}
 	sim := executor.NewSim(executor.SimConfig{Start: t0, MaxEvents: opt.maxEvents(), Trace: opt.Trace})
 	rec := newRecorder(pl)
+	tr := newTracer(pl, opt, nil)
 	cpus := newCPUNodes(pl, sim, rec)
+	traceCPUs(tr, sim, cpus)
 	ts := newTimedState(pl)
 	for _, cn := range cpus {
 		if cn != nil {
@@ -663,6 +706,7 @@ func runTimed(pl *plan, opt *Options) (Result, *timedState, error) {
 						ts.leave[ts.recvOff[id]+int(sd.pos)] = en
 					}
 					for _, y := range pl.targets(id, sd) {
+						tr.transfer(id, y, c, int(sd.hop), st)
 						j := int(pc.pos[recvLayer(pl, y)])
 						sim.At(en, func() { arrive(y, c, j) })
 					}
@@ -670,7 +714,7 @@ func runTimed(pl *plan, opt *Options) (Result, *timedState, error) {
 			}
 		})
 	}
-	timedResults(pl, sim, rec)
+	timedResults(pl, sim, rec, tr)
 	if err := sim.Run(opt.context()); err != nil {
 		return Result{}, nil, fmt.Errorf("executor: timed replay: %w", err)
 	}

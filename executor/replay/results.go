@@ -104,22 +104,26 @@ func computedEvents(pl *plan, sim *executor.Sim, cpus []*cpuNode) []*executor.Ev
 // receiveResults is the originator's port after its last send (earliest
 // mode): each result message in the order listed, as soon as its
 // processor has computed everything.
-func receiveResults(p *executor.Proc, pl *plan, rec *recorder, computed []*executor.Event) {
+func receiveResults(p *executor.Proc, pl *plan, rec *recorder, tr *tracer, computed []*executor.Event) {
 	for k, r := range pl.rets {
 		computed[r.proc].Wait(p)
 		rec.retStart[k] = p.Now()
 		p.Wait(r.dur)
 		rec.returned(k, p.Now())
+		tr.result(k, rec.retStart[k], p.Now())
 	}
 }
 
 // timedResults starts every result message at its stated start (timed
 // mode); the checks come afterwards (checkResults).
-func timedResults(pl *plan, sim *executor.Sim, rec *recorder) {
+func timedResults(pl *plan, sim *executor.Sim, rec *recorder, tr *tracer) {
 	for k, r := range pl.rets {
 		st := pl.s.Returns[k].Start
 		sim.At(st, func() { rec.retStart[k] = st })
-		sim.At(st+r.dur, func() { rec.returned(k, st+r.dur) })
+		sim.At(st+r.dur, func() {
+			rec.returned(k, st+r.dur)
+			tr.result(k, st, st+r.dur)
+		})
 	}
 }
 

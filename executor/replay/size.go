@@ -23,6 +23,33 @@ const (
 	bytesPerPassage  = 50
 )
 
+// bytesPerTraceEvent is the memory of one event of a replay's trace
+// (Options.Recorder with a *trace.Trace): 510 bytes live (the event and
+// its args; the verification of the p = 2, h = 10 tree with 4 stages,
+// 24,472 events, 11 MB), and 845 bytes of peak resident memory with the
+// garbage collector's slack (dlsched solve of that tree with D = 1,
+// V = 1,000, 60 stages: 364 MB with --trace, 348,352 events, 70 MB
+// without), rounded up.
+const bytesPerTraceEvent = 900
+
+// TraceBytes predicts the memory of the trace of one replay (the events
+// Options.Recorder receives) on a platform of the given kind with
+// deliveries chunk-to-processor deliveries: a transfer and a computation
+// per delivery of a star, and in a tree a computation per delivery and
+// about two transfers (EstimateBytes' passages).
+func TraceBytes(kind topology.Kind, deliveries float64) int64 {
+	events := 3 * deliveries
+	if kind == topology.Star {
+		events = 2 * deliveries
+	}
+	b := bytesPerTraceEvent * events
+	const max = 1 << 62
+	if !(b < max) {
+		return max
+	}
+	return int64(b)
+}
+
 // EstimateBytes predicts the peak memory of Verify for a platform of the
 // given kind (m processors of a star, or out-degree p and height h of a
 // tree) on which deliveries chunk-to-processor deliveries take place (Σ
@@ -48,8 +75,22 @@ func EstimateBytes(kind topology.Kind, m, p, h int, deliveries float64) int64 {
 // deliveries = n stages times the computing processors, so that a
 // schedule is never solved only to be too large to verify.
 func CheckPlatform(kind topology.Kind, m, p, h int, deliveries float64, limit int64) error {
-	if b := EstimateBytes(kind, m, p, h, deliveries); b > limit {
-		return &SizeError{Nodes: topology.TotalNodes(kind, m, p, h), Bytes: b, Limit: limit}
+	return checkPlatform(kind, m, p, h, deliveries, limit, false)
+}
+
+// CheckTracedPlatform is CheckPlatform for a replay that also records its
+// trace: EstimateBytes plus TraceBytes.
+func CheckTracedPlatform(kind topology.Kind, m, p, h int, deliveries float64, limit int64) error {
+	return checkPlatform(kind, m, p, h, deliveries, limit, true)
+}
+
+func checkPlatform(kind topology.Kind, m, p, h int, deliveries float64, limit int64, traced bool) error {
+	b := EstimateBytes(kind, m, p, h, deliveries)
+	if traced {
+		b = min(b+TraceBytes(kind, deliveries), 1<<62)
+	}
+	if b > limit {
+		return &SizeError{Nodes: topology.TotalNodes(kind, m, p, h), Bytes: b, Limit: limit, Traced: traced}
 	}
 	return nil
 }
@@ -61,12 +102,18 @@ type SizeError struct {
 	// limit it exceeds.
 	Nodes        float64
 	Bytes, Limit int64
+	// Traced: the estimate includes the replay's trace (TraceBytes).
+	Traced bool
 }
 
 // Error implements error.
 func (e *SizeError) Error() string {
-	return fmt.Sprintf("replaying the schedule on its platform of %.4g nodes needs about %d MB, more than the limit of %d MB",
-		e.Nodes, e.Bytes>>20, e.Limit>>20)
+	what := "replaying"
+	if e.Traced {
+		what = "replaying and tracing"
+	}
+	return fmt.Sprintf("%s the schedule on its platform of %.4g nodes needs about %d MB, more than the limit of %d MB",
+		what, e.Nodes, e.Bytes>>20, e.Limit>>20)
 }
 
 // newCheckedPlan is newPlan after the size check of opt.MaxBytes.
@@ -91,15 +138,16 @@ func checkLimit(s *schedule.Schedule, opt *Options) error {
 		limit = DefaultMaxBytes
 	}
 	if limit > 0 {
-		if err := checkSize(s, kind, limit); err != nil {
+		if err := checkSize(s, kind, limit, opt.Recorder != nil); err != nil {
 			return fmt.Errorf("executor: %w", err)
 		}
 	}
 	return nil
 }
 
-// checkSize refuses a replay of s estimated to need more than limit bytes.
-func checkSize(s *schedule.Schedule, kind topology.Kind, limit int64) error {
+// checkSize refuses a replay of s (traced: with its trace) estimated to
+// need more than limit bytes.
+func checkSize(s *schedule.Schedule, kind topology.Kind, limit int64, traced bool) error {
 	pr := &s.Problem
 	m := pr.M
 	if kind == topology.Star && m == 0 {
@@ -116,5 +164,5 @@ func checkSize(s *schedule.Schedule, kind topology.Kind, limit int64) error {
 			deliveries++
 		}
 	}
-	return CheckPlatform(kind, m, pr.P, pr.H, deliveries, limit)
+	return checkPlatform(kind, m, pr.P, pr.H, deliveries, limit, traced)
 }

@@ -107,8 +107,10 @@ func Verify(s *schedule.Schedule, opt Options) (*schedule.Verification, error) {
 	if err != nil {
 		return nil, err
 	}
+	quiet := opt
+	quiet.Recorder = nil // the trace is the timed run's
 	if derive {
-		if s, err = deriveHops(s, &opt); err != nil {
+		if s, err = deriveHops(s, &quiet); err != nil {
 			return nil, err
 		}
 	}
@@ -116,7 +118,7 @@ func Verify(s *schedule.Schedule, opt Options) (*schedule.Verification, error) {
 	if err != nil {
 		return nil, err
 	}
-	er, err := runEarliest(pl, &opt)
+	er, err := runEarliest(pl, &quiet)
 	if err != nil {
 		return nil, err
 	}
