@@ -21,7 +21,7 @@ type usageError struct{ err error }
 func (e usageError) Error() string { return e.err.Error() }
 func (e usageError) Unwrap() error { return e.err }
 
-func usage(err error) error { return usageError{err} }
+func usage(err error) error { return usageError{twoForms(err)} }
 
 func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
 
@@ -29,8 +29,9 @@ func newApp() *cli.App {
 	// --h is the tree height, so help keeps only its long name.
 	cli.HelpFlag = &cli.BoolFlag{Name: "help", Usage: "show help"}
 	app := &cli.App{
-		Name:  "dlsched",
-		Usage: "optimal divisible-load schedules with limited communication buffers, farms and dataflow machines",
+		Name:        "dlsched",
+		Usage:       "optimal divisible-load schedules with limited communication buffers, farms and dataflow machines",
+		Description: vocabularyHelp,
 		Commands: []*cli.Command{
 			solveCommand(),
 			verifyCommand(),

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// vocabularyHelp is the table of the flag names every command shares,
+// shown by `dlsched help` (README.md, "One vocabulary", has it in full).
+// Every older name is an alias and keeps working.
+const vocabularyHelp = `One vocabulary: one name per concept in every command; the older names (in parentheses) keep working.
+  --workers N       count of workers: solve, optimize, compare (-m, the paper's m), farm pfarm chain (-N),
+                    farm day, dataflow (--pes), farm nepp (N nodes of speed 1, or --speeds)
+  -k K --depth D    tree arity and levels of workers below the master or host; solve and optimize: -p, -h.
+                    -k 2 --depth 3 is 14 workers in solve, optimize and compare (the master is the root and
+                    does not compute) and 7 in farm pfarm (the host's one link reaches the root, a worker)
+  --startup s       message startup in seconds: solve, optimize, compare (-S), farm pfarm, farm nepp (--setup),
+                    farm day (--setup-time; --setup-bytes is the same cost in bytes)
+  --tasks N         number of tasks: farm pfarm (-M), farm nepp (--jobs); compare: a list of counts.
+                    farm pfarm's task times are --task-times (a --tasks value that is not a number is read so)
+  --parallel N      sweep: points solved at once (--workers); the platform's workers come from the spec`
+
+// twoForms rewrites urfave/cli's "Cannot use two forms of the same flag:
+// m workers" (a flag given under two of its names, e.g. --workers and -m)
+// into the house style of usage errors; other errors pass unchanged.
+func twoForms(err error) error {
+	const prefix = "Cannot use two forms of the same flag: "
+	rest, ok := strings.CutPrefix(err.Error(), prefix)
+	names := strings.Fields(rest)
+	if !ok || len(names) != 2 {
+		return err
+	}
+	return fmt.Errorf("invalid %s with %s: they are one flag under two names; give one", dashes(names[0]), dashes(names[1]))
+}
+
+// dashes writes a flag name as on the command line: -m, --workers.
+func dashes(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// canonical returns the flag name under which a missing flag is asked
+// for: the canonical name of README.md's "One vocabulary" and the older
+// names it replaces ("workers (or --m)"), or name itself.
+func canonical(c *cli.Context, name string) string {
+	if c.Command == nil {
+		return name
+	}
+	for _, f := range c.Command.Flags {
+		if names := f.Names(); slices.Contains(names, name) {
+			if len(names) == 1 {
+				return name
+			}
+			return names[0] + " (or --" + strings.Join(names[1:], ", --") + ")"
+		}
+	}
+	return name
+}
