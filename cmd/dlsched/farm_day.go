@@ -210,7 +210,7 @@ func dayLink(c *cli.Context, cfg *day.Config) error {
 	}
 	switch {
 	case c.IsSet("setup-bytes") && c.IsSet("setup-time"):
-		return usagef("invalid --startup with --setup-bytes: give the set-up cost once, in bytes (--setup-bytes) or in seconds (--startup, old name --setup-time)")
+		return usagef("invalid --startup with --setup-bytes: give the set-up cost once, in bytes (--setup-bytes) or in seconds (--startup)")
 	case c.IsSet("setup-time"):
 		cfg.SetupTime, err = parseFloat(c, "setup-time", false)
 	case !c.IsSet("setup-bytes"):

@@ -123,7 +123,7 @@ func run(args []string) (code int) {
 		}
 		return ex.ExitCode()
 	}
-	fmt.Fprintln(os.Stderr, "dlsched: "+oneLine(err.Error()))
+	fmt.Fprintln(os.Stderr, "dlsched: "+asTyped(app, args, oneLine(err.Error())))
 	var ue usageError
 	if errors.As(err, &ue) || isUsage(err) {
 		return 2

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -48,8 +49,8 @@ func dashes(name string) string {
 // for: the canonical name of README.md's "One vocabulary" and the older
 // names it replaces ("workers (or --m)"), or name itself.
 func canonical(c *cli.Context, name string) string {
-	if c.Command == nil {
-		return name
+	if c.Command == nil || c.IsSet(name) {
+		return name // given empty: asTyped names it as typed
 	}
 	for _, f := range c.Command.Flags {
 		if names := f.Names(); slices.Contains(names, name) {
@@ -60,4 +61,72 @@ func canonical(c *cli.Context, name string) string {
 		}
 	}
 	return name
+}
+
+// flagInMessage is a flag as messages write it: --name.
+var flagInMessage = regexp.MustCompile(`--[A-Za-z][A-Za-z0-9-]*`)
+
+// asTyped rewrites the flags msg names under another of their names to
+// the name the user typed: the libraries' messages name a flag by one
+// name (--m, --pes, --jobs), and `--workers 0` should be answered with
+// "invalid --workers 0", `-m 0` with "invalid --m 0". A name the user
+// also typed is left alone (both names of one flag given is its own
+// error).
+func asTyped(app *cli.App, args []string, msg string) string {
+	flags := commandFlags(app, args)
+	typed := map[string]bool{}
+	for _, a := range args[min(1, len(args)):] {
+		if a == "--" {
+			break
+		}
+		if len(a) > 1 && a[0] == '-' {
+			name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+			typed[name] = true
+		}
+	}
+	rename := map[string]string{}
+	for _, f := range flags {
+		names := f.Names()
+		for _, n := range names {
+			if !typed[n] {
+				continue
+			}
+			for _, o := range names {
+				if !typed[o] {
+					rename[o] = n
+				}
+			}
+		}
+	}
+	if len(rename) == 0 {
+		return msg
+	}
+	return flagInMessage.ReplaceAllStringFunc(msg, func(f string) string {
+		if n, ok := rename[f[2:]]; ok {
+			return "--" + n
+		}
+		return f
+	})
+}
+
+// commandFlags returns the flags of the (sub)command args run: the first
+// words that name commands descend, as helpArgs does.
+func commandFlags(app *cli.App, args []string) []cli.Flag {
+	cmds, flags := app.Commands, []cli.Flag(app.Flags)
+	for _, a := range args[min(1, len(args)):] {
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		var next *cli.Command
+		for _, c := range cmds {
+			if c.HasName(a) {
+				next = c
+			}
+		}
+		if next == nil {
+			return flags
+		}
+		cmds, flags = next.Subcommands, next.Flags
+	}
+	return flags
 }

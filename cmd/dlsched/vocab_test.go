@@ -102,6 +102,8 @@ func TestVocabularyAmbiguity(t *testing.T) {
 	nepp := []string{"farm", "nepp", "--algorithm", "md", "--work", "1"}
 	pfarm := []string{"farm", "pfarm", "--topology", "chain", "--workers", "4", "--Te", "0.01"}
 	star := []string{"solve", "--topology", "star", "-S", "0", "-C", "1", "-A", "1", "-V", "3", "-D", "1.5"}
+	dayArgs := []string{"farm", "day", "--layout", "line", "--harness", "D", "--workers", "8", "--message-bytes", "4096",
+		"--job-time", "0.0625", "--bandwidth", "1.177MiB"}
 	for _, tc := range []struct {
 		want string
 		args []string
@@ -122,6 +124,24 @@ func TestVocabularyAmbiguity(t *testing.T) {
 		{"invalid -m with --workers: they are one flag under two names", append(star, "--workers", "3", "-m", "3")},
 		{"invalid -h with --depth: they are one flag under two names", []string{"solve", "--topology", "tree", "-k", "2", "--depth", "2", "-h", "2", "-S", "0", "-C", "1", "-A", "1", "-V", "3", "-D", "inf"}},
 		{"invalid --pes with --workers", []string{"dataflow", "--levels", "5,3", "--workers", "2", "--pes", "2"}},
+		// Messages name the flag as the user typed it (the libraries name
+		// one of its names: --m, --pes, --jobs, --N, --setup-time).
+		{"invalid --workers 0: want an integer from 1 to 100000", append(star, "--workers", "0")},
+		{"invalid --m 0: want an integer from 1 to 100000", append(star, "-m", "0")},
+		{"invalid --workers 0: want 1..10000 workers", []string{"compare", "--workers", "0", "-S", "1", "-C", "1", "-A", "1", "-V", "1"}},
+		{"invalid --workers 0: want 1 to 100000", []string{"dataflow", "--levels", "5,3", "--workers", "0"}},
+		{"invalid --pes 0: want 1 to 100000", []string{"dataflow", "--levels", "5,3", "--pes", "0"}},
+		{"invalid --workers 0: want a number of processors", []string{"farm", "pfarm", "--topology", "chain", "--workers", "0", "--tasks", "3", "--Te", "1"}},
+		{"invalid --tasks 0: want 1..10000000", append(nepp, "--workers", "2", "--tasks", "0")},
+		{"invalid --jobs 0: want 1..10000000", append(nepp, "--workers", "2", "--jobs", "0")},
+		{"invalid --startup nan", append(nepp, "--workers", "2", "--tasks", "3", "--startup", "nan")},
+		{"invalid --startup -1: want a finite time >= 0 s", append(dayArgs, "--startup", "-1")},
+		{"invalid --setup-time -1: want a finite time >= 0 s", append(dayArgs, "--setup-time", "-1")},
+		{"invalid --startup with --setup-bytes", append(dayArgs, "--startup", "1e-6", "--setup-bytes", "12")},
+		{"missing --setup-bytes or --startup", dayArgs},
+		{"missing --workers (or --m)", star},
+		{"missing --depth (or --h)", []string{"solve", "--topology", "tree", "-k", "2", "-S", "0", "-C", "1", "-A", "1", "-V", "3", "-D", "inf"}},
+		{"missing --jobs", append(nepp, "--workers", "2", "--jobs", "")},
 	} {
 		refused(t, tc.want, tc.args...)
 	}
