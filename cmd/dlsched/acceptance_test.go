@@ -38,3 +38,27 @@ func TestDocsSVGFonts(t *testing.T) {
 		}
 	}
 }
+
+// `dlsched help farm pfarm` is the help of farm pfarm, as `dlsched farm
+// help pfarm` is; an unknown topic is an unknown command, exit 2 and one
+// line (urfave/cli's help command answered "No help topic", exit 3, and
+// showed farm's help for `help farm pfarm`).
+func TestHelpTopics(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		name string
+	}{
+		{[]string{"help", "farm", "pfarm"}, "dlsched farm pfarm"},
+		{[]string{"farm", "help", "nepp"}, "dlsched farm nepp"},
+		{[]string{"h", "dataflow"}, "dlsched dataflow"},
+		{[]string{"help", "solve"}, "dlsched solve"},
+	} {
+		out, errOut, code := dlsched(t, tc.args...)
+		if code != 0 || errOut != "" || !strings.Contains(out, "NAME:\n   "+tc.name+" - ") {
+			t.Errorf("%v: exit %d, stderr %q, stdout starts %q; want the help of %s", tc.args, code, errOut, head(out), tc.name)
+		}
+	}
+	refused(t, `unknown command "bogus"`, "help", "bogus")
+	refused(t, `unknown farm command "bogus"`, "help", "farm", "bogus")
+	refused(t, `unknown farm command "bogus"`, "farm", "help", "bogus")
+}

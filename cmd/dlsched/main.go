@@ -106,7 +106,7 @@ func run(args []string) (code int) {
 	ctx, stop := signalContext()
 	defer stop()
 	app := appFor()
-	err := app.RunContext(ctx, helpArgs(app, args))
+	err := app.RunContext(ctx, helpArgs(app, helpTopic(app, args)))
 	if sig := caughtSignal(ctx); sig != 0 {
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "dlsched: "+oneLine(err.Error()))

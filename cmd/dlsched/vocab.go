@@ -130,3 +130,33 @@ func commandFlags(app *cli.App, args []string) []cli.Flag {
 	}
 	return flags
 }
+
+// helpTopic turns `dlsched help farm pfarm` (and `dlsched farm help
+// pfarm`, `h` for help) into `dlsched farm pfarm --help`: urfave/cli's
+// help command takes one topic and answers an unknown one with exit
+// status 3, where the contract says 2 (an unknown command is then
+// reported as such, one line).
+func helpTopic(app *cli.App, args []string) []string {
+	cmds := app.Commands
+	for i := 1; i < len(args) && cmds != nil; i++ {
+		a := args[i]
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		if (a == "help" || a == "h") && i+1 < len(args) {
+			out := append(append([]string(nil), args[:i]...), args[i+1:]...)
+			return append(out, "--help")
+		}
+		var next *cli.Command
+		for _, c := range cmds {
+			if c.HasName(a) {
+				next = c
+			}
+		}
+		if next == nil || len(next.Subcommands) == 0 {
+			return args
+		}
+		cmds = next.Subcommands
+	}
+	return args
+}
