@@ -24,7 +24,7 @@ func dataflowCommand() *cli.Command {
 		&cli.StringFlag{Name: "random", Usage: "generate: a levelled random program of N fine-grain nodes"},
 		&cli.StringFlag{Name: "grain", Value: "1", Usage: "with --random: fine nodes merged into one node"},
 		&cli.StringFlag{Name: "seed", Value: "1", Usage: "with --random: the generator's seed"},
-		&cli.StringFlag{Name: "pes", Usage: "number of processing elements p"},
+		&cli.StringFlag{Name: "workers", Aliases: []string{"pes"}, Usage: "number of processing elements p"},
 		&cli.StringFlag{Name: "node-time", Usage: "with --levels: the time of every node (default 1)"},
 		&cli.StringFlag{Name: "time-unit", Usage: "with a WfCommons workflow: seconds per time unit (default 1)"},
 		&cli.StringFlag{Name: "bytes-per-time", Usage: "with a graph whose results carry data (a WfCommons workflow's output files): the result bus's rate; off by default"},
@@ -44,9 +44,9 @@ func dataflowCommand() *cli.Command {
 		Name:  "dataflow",
 		Usage: "the dataflow multiprocessor (paper 004): p PEs, a scheduler, three buses; model beside simulation",
 		Description: "Times are in the graph's time unit. Examples:\n" +
-			"  dlsched dataflow --levels 5,3,8 --pes 4 --barrier\n" +
-			"  dlsched dataflow --graph testdata/stg/proto151.stg --pes 8 --scheduler-delay 1 --bus-time 1\n" +
-			"  dlsched dataflow --graph testdata/wfcommons/blast-chameleon-small-001.json --pes 8\n" +
+			"  dlsched dataflow --levels 5,3,8 --workers 4 --barrier\n" +
+			"  dlsched dataflow --graph testdata/stg/proto151.stg --workers 8 --scheduler-delay 1 --bus-time 1\n" +
+			"  dlsched dataflow --graph testdata/wfcommons/blast-chameleon-small-001.json --workers 8\n" +
 			"  dlsched dataflow --study small --plot study.svg\n" +
 			"--format json writes dlsched.dataflow/1 (dlsched.dataflow-study/1 with --study; schema/*.schema.json).\n" +
 			"--trace run.json writes a run as a Chrome trace (one process per PE, the scheduler, the buses;\n" +
@@ -180,7 +180,7 @@ func dataflowInapplicable(c *cli.Context) error {
 // fixed, so every graph, machine, limit and trace flag is refused.
 func dataflowStudy(c *cli.Context, out outputs) error {
 	if c.IsSet("trace") {
-		return usagef("invalid --trace with --study: the study runs hundreds of simulations and traces none; trace one run (--random 900 --grain 10 --pes 8 ...)")
+		return usagef("invalid --trace with --study: the study runs hundreds of simulations and traces none; trace one run (--random 900 --grain 10 --workers 8 ...)")
 	}
 	keep := map[string]bool{"study": true, "plot": true, "format": true, "out": true, "quiet": true}
 	for _, name := range c.FlagNames() {

@@ -16,7 +16,7 @@ func dayCommand() *cli.Command {
 		Usage: "Day's farm harnesses on lines and ternary trees (paper 002): supply/demand model beside a simulation",
 		Description: "Times in seconds, sizes in bytes, bandwidth in bytes/s or with MiB/MB. Examples:\n" +
 			"  dlsched farm day --layout line --harness D --workers 8 --message-bytes 4096 --job-time 0.0625 --bandwidth 1.177MiB --setup-bytes 12.9\n" +
-			"  dlsched farm day --granularity --workers 32 --bandwidth 1.51MiB --setup-time 3e-6 --max-events 5e8 --plot gran.svg\n" +
+			"  dlsched farm day --granularity --workers 32 --bandwidth 1.51MiB --startup 3e-6 --max-events 5e8 --plot gran.svg\n" +
 			"--format json writes a dlsched.day/1 document (dlsched.day-study/1 with --granularity); --trace FILE.json writes\n" +
 			"the simulated run (not with --no-sim or --granularity) as a Chrome trace: open it in ui.perfetto.dev (Open trace file)\n" +
 			"or chrome://tracing (Load); one process per farmer, worker and harvester, one track per CPU and link direction.",
@@ -29,8 +29,8 @@ func dayCommand() *cli.Command {
 			&cli.StringFlag{Name: "job-time", Usage: "nominal job time j (seconds); job k takes j·len_k/100"},
 			&cli.StringFlag{Name: "delay-loop", Usage: "delay-loop form: job k takes floor(len_k·d/100)·10 µs"},
 			&cli.StringFlag{Name: "bandwidth", Usage: "link bandwidth B: bytes/s, or 1.51MiB, 1.177MB"},
-			&cli.StringFlag{Name: "setup-bytes", Usage: "set-up cost s in bytes"},
-			&cli.StringFlag{Name: "setup-time", Usage: "set-up time in seconds (s = B·time)"},
+			&cli.StringFlag{Name: "setup-bytes", Usage: "set-up cost s in bytes (or --startup in seconds)"},
+			&cli.StringFlag{Name: "startup", Aliases: []string{"setup-time"}, Usage: "set-up (startup) time per message in seconds (s = B·time)"},
 			&cli.StringFlag{Name: "bidirectional-factor", Value: "0.727", Usage: "rate of a tree link's direction, as a share of B, while the other direction is busy: (0, 1]"},
 			&cli.StringFlag{Name: "farmer-cost", Value: "0", Usage: "farmer CPU time per job (seconds)"},
 			&cli.StringFlag{Name: "cpu-per-message", Value: "0", Usage: "worker CPU time lost per message sent or received (seconds)"},
@@ -210,9 +210,11 @@ func dayLink(c *cli.Context, cfg *day.Config) error {
 	}
 	switch {
 	case c.IsSet("setup-bytes") && c.IsSet("setup-time"):
-		return usagef("invalid --setup-time: give --setup-bytes or --setup-time, not both")
+		return usagef("invalid --startup with --setup-bytes: give the set-up cost once, in bytes (--setup-bytes) or in seconds (--startup)")
 	case c.IsSet("setup-time"):
 		cfg.SetupTime, err = parseFloat(c, "setup-time", false)
+	case !c.IsSet("setup-bytes"):
+		return usagef("missing --setup-bytes or --startup: the set-up cost of a message, in bytes or in seconds")
 	default:
 		cfg.SetupBytes, err = parseFloat(c, "setup-bytes", false)
 	}

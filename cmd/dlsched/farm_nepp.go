@@ -21,7 +21,7 @@ func neppCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "nepp",
 		Usage: "NEPP job allocation (paper 001): Simple, Multiple and Fault-Tolerant Distribution with slow and crashing nodes",
-		Description: "A host farms J jobs to p nodes; times in seconds, work in units a node of speed 1 does in a second.\n" +
+		Description: "A host farms J jobs (--tasks) to p nodes (--workers p of speed 1, or --speeds); times in seconds, work in units a node of speed 1 does in a second.\n" +
 			"Nodes, crashes and slowdowns are counted from 1. A run is refused before it starts when its estimated\n" +
 			"kernel events (an upper bound; this model runs 1.5 to 4 million a second) or memory exceed --max-events or --max-memory.\n" +
 			"--format json writes a dlsched.nepp/1 document (a scan: dlsched.nepp-scan/1; schema/*.schema.json).\n" +
@@ -29,8 +29,8 @@ func neppCommand() *cli.Command {
 			"a process, their CPU and port/link tracks, a span per job and message, crashes and speed changes as instants;\n" +
 			"open it in ui.perfetto.dev (Open trace file) or chrome://tracing (Load).\n" +
 			"Examples:\n" +
-			"  dlsched farm nepp --algorithm ft --speeds 1,1,1,0.2 --queue 6 --jobs 100 --work 1 --crash 2@10 --trace nepp.json\n" +
-			"  dlsched farm nepp --scan-p 2..20 --slow-speed 0.2 --queue 6 --jobs 100 --work 1 --plot nepp.svg",
+			"  dlsched farm nepp --algorithm ft --speeds 1,1,1,0.2 --queue 6 --tasks 100 --work 1 --crash 2@10 --trace nepp.json\n" +
+			"  dlsched farm nepp --scan-p 2..20 --slow-speed 0.2 --queue 6 --tasks 100 --work 1 --plot nepp.svg",
 		Flags:  append(append(neppModelFlags(), outputFlags("with --scan-p: draw makespan, speedup and corrected efficiency (.svg or .png)")...), limitFlags()...),
 		Action: neppAction,
 	}
@@ -40,15 +40,16 @@ func neppCommand() *cli.Command {
 func neppModelFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "algorithm", Usage: "sd, md or ft"},
+		&cli.StringFlag{Name: "workers", Usage: "number of nodes p, each of speed 1 (or give --speeds; both: they must agree)"},
 		&cli.StringFlag{Name: "speeds", Usage: "hardware speeds c_i of nodes 1..p, comma separated"},
 		&cli.StringFlag{Name: "shares", Usage: "CPU shares alpha_i in (0,1] of nodes 1..p (default all 1)"},
 		&cli.StringFlag{Name: "queue", Value: "6", Usage: "queue size q (md, ft; sd is q = 1 and accepts only 1)"},
 		&cli.StringFlag{Name: "qmin", Value: "1", Usage: "refill a queue holding fewer than qmin jobs (md, ft; sd accepts only 1)"},
-		&cli.StringFlag{Name: "jobs", Usage: "number of jobs J"},
+		&cli.StringFlag{Name: "tasks", Aliases: []string{"jobs"}, Usage: "number of jobs J"},
 		&cli.StringFlag{Name: "work", Usage: "mean total work w = f + a of a job"},
 		&cli.StringFlag{Name: "useful", Usage: "mean useful work f of a job, 0 < f <= w (default: w)"},
 		&cli.StringFlag{Name: "host-overhead", Value: "0", Usage: "host work w_h per result received"},
-		&cli.StringFlag{Name: "setup", Value: "3.9e-3", Usage: "message setup time (seconds)"},
+		&cli.StringFlag{Name: "startup", Aliases: []string{"setup"}, Value: "3.9e-3", Usage: "message setup (startup) time (seconds)"},
 		&cli.StringFlag{Name: "per-byte", Value: "0.5e-6", Usage: "message time per byte (seconds)"},
 		&cli.StringFlag{Name: "job-bytes", Value: "48", Usage: "bytes per job in an assignment message"},
 		&cli.StringFlag{Name: "result-bytes", Value: "48", Usage: "bytes of a result message"},
@@ -174,7 +175,7 @@ func neppConfig(c *cli.Context, scan bool) (nepp.Config, platform.RunOptions, er
 	opt := platform.RunOptions{NoSim: c.Bool("no-sim")}
 	var err error
 	if scan {
-		for _, name := range []string{"algorithm", "speeds", "shares", "crash", "slow"} {
+		for _, name := range []string{"algorithm", "workers", "speeds", "shares", "crash", "slow"} {
 			if c.IsSet(name) {
 				return cfg, opt, usagef("invalid --%s: --scan-p sets the algorithms and speeds itself and has no faults", name)
 			}
@@ -202,13 +203,13 @@ func neppConfig(c *cli.Context, scan bool) (nepp.Config, platform.RunOptions, er
 	return cfg, opt, nil
 }
 
-// neppNodes reads --algorithm, --speeds and --shares.
+// neppNodes reads --algorithm, --workers or --speeds, and --shares.
 func neppNodes(c *cli.Context, cfg *nepp.Config) error {
 	var err error
 	if cfg.Algorithm, err = nepp.ParseAlgorithm(c.String("algorithm")); err != nil {
 		return neppFields.usage(err)
 	}
-	if cfg.Speeds, err = floatList(c, "speeds"); err != nil {
+	if cfg.Speeds, err = neppSpeeds(c); err != nil {
 		return err
 	}
 	if c.IsSet("shares") {
@@ -284,6 +285,37 @@ func neppFaults(c *cli.Context, cfg *nepp.Config) error {
 		cfg.Slows = append(cfg.Slows, nepp.Slow{Node: n, At: t, Factor: f})
 	}
 	return nil
+}
+
+// neppSpeeds reads the nodes' speeds: --speeds, or --workers p nodes of
+// speed 1 (checked against nepp.MaxNodes before the list is made); with
+// both, p must be the length of the list.
+func neppSpeeds(c *cli.Context) ([]float64, error) {
+	if !c.IsSet("workers") {
+		if !c.IsSet("speeds") {
+			return nil, usagef("missing --workers or --speeds: want the number of nodes (speed 1 each) or their speeds")
+		}
+		return floatList(c, "speeds")
+	}
+	p, err := parseInt(c, "workers")
+	if err != nil {
+		return nil, err
+	}
+	if p < 1 || p > nepp.MaxNodes {
+		return nil, usagef("invalid --workers %s: want a number of nodes from 1 to %d", c.String("workers"), nepp.MaxNodes)
+	}
+	if c.IsSet("speeds") {
+		speeds, err := floatList(c, "speeds")
+		if err == nil && len(speeds) != p {
+			err = usagef("invalid --workers %d: --speeds lists %d nodes; give one of them, or make them agree", p, len(speeds))
+		}
+		return speeds, err
+	}
+	speeds := make([]float64, p)
+	for i := range speeds {
+		speeds[i] = 1
+	}
+	return speeds, nil
 }
 
 // floatList reads a comma-separated list of numbers.

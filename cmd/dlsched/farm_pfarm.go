@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"maps"
 	"strconv"
 	"strings"
 
@@ -17,29 +18,33 @@ func pfarmCommand() *cli.Command {
 		Usage: "the Pfarm processor farm (paper 000): analytic model beside a simulation",
 		Description: "Farms M tasks from a host over a chain, a complete k-ary tree or a BFS tree of a mesh.\n" +
 			"Times in seconds, sizes in bytes. Example:\n" +
-			"  dlsched farm pfarm --topology kary --k 2 --depth 3 --Te 0.01 --M 100000\n" +
+			"  dlsched farm pfarm --topology kary -k 2 --depth 3 --Te 0.01 --tasks 100000\n" +
+			"A k-ary tree of depth d has d levels of processors below the host, whose one link reaches the root\n" +
+			"processor, itself a worker: -k 2 --depth 3 is 1+2+4 = 7 workers. --tasks N is the task count (-M N too);\n" +
+			"the task times are --task-times (a --tasks value that is not a number is read as --task-times).\n" +
 			"--format json writes a dlsched.pfarm/1 document (schema/pfarm.schema.json). --trace FILE.json\n" +
 			"writes the simulation as a Chrome trace (a process per processor and the host, a track per\n" +
 			"CPU and link direction): open it in ui.perfetto.dev (Open trace file) or chrome://tracing (Load).",
 		Flags: append(append([]cli.Flag{
 			&cli.StringFlag{Name: "topology", Usage: "chain, kary or mesh"},
-			&cli.StringFlag{Name: "N", Usage: "processors of a chain"},
+			&cli.StringFlag{Name: "workers", Aliases: []string{"N"}, Usage: "processors of a chain (the paper's N)"},
 			&cli.StringFlag{Name: "k", Usage: "arity of a complete k-ary tree"},
-			&cli.StringFlag{Name: "depth", Usage: "levels of a k-ary tree (level i has k^i processors)"},
+			&cli.StringFlag{Name: "depth", Usage: "levels of processors of a k-ary tree below the host (level i = 0..depth-1 has k^i; -k 2 --depth 3: 7)"},
 			&cli.StringFlag{Name: "rows", Usage: "rows of a mesh"},
 			&cli.StringFlag{Name: "cols", Usage: "columns of a mesh"},
 			&cli.StringFlag{Name: "root", Value: "0,0", Usage: "root of the mesh's BFS tree: row,col counted from 0"},
 			&cli.StringFlag{Name: "bfs", Value: "first", Usage: "which BFS tree of the mesh: first, last or random"},
 			&cli.StringFlag{Name: "seed", Value: "1", Usage: "seed of random task times and of --bfs random"},
-			&cli.StringFlag{Name: "Te", Usage: "task execution time T_e (seconds); the mean of --tasks when given"},
+			&cli.StringFlag{Name: "Te", Usage: "task execution time T_e (seconds); the mean of --task-times when given"},
 			&cli.StringFlag{Name: "beta-e", Value: "482e-6", Usage: "overhead of a task executed locally (seconds)"},
 			&cli.StringFlag{Name: "beta-f", Value: "453e-6", Usage: "CPU overhead of a task forwarded (seconds)"},
 			&cli.StringFlag{Name: "tau", Value: strconv.FormatFloat(pfarm.DefaultTau, 'g', -1, 64), Usage: "link transfer time per byte (seconds)"},
 			&cli.StringFlag{Name: "startup", Value: "0", Usage: "link startup time per message (seconds)"},
 			&cli.StringFlag{Name: "Dt", Value: "4", Usage: "task message size (bytes)"},
 			&cli.StringFlag{Name: "Dr", Value: "4", Usage: "result message size (bytes)"},
-			&cli.StringFlag{Name: "M", Usage: "number of tasks"},
-			&cli.StringFlag{Name: "tasks", Value: "const", Usage: "task times: const, uniform:a,b or bimodal:t1,n1,t2,n2,order"},
+			&cli.StringFlag{Name: "tasks", Usage: "number of tasks M (a value that is not a number is read as --task-times, as before)"},
+			&cli.StringFlag{Name: "M", Usage: "the paper's M: the same as --tasks N"},
+			&cli.StringFlag{Name: "task-times", Value: "const", Usage: "task times: const, uniform:a,b or bimodal:t1,n1,t2,n2,order"},
 			&cli.BoolFlag{Name: "no-sim", Usage: "the analytic model only"},
 			&cli.BoolFlag{Name: "find-opt", Usage: "also prune a saturated tree (FindOptTree)"},
 		}, outputFlags("")...), limitFlags()...),
@@ -68,7 +73,7 @@ func pfarmAction(c *cli.Context) error {
 	}
 	cost, err := pfarm.Estimate(cfg, opt)
 	if err != nil {
-		return pfarmErr(err)
+		return pfarmErr(c, err)
 	}
 	if cost.Events >= pfarmProgressEvents {
 		if bar := progress(c, cfg.Params.M, 0, "simulating", "results"); bar != nil {
@@ -77,7 +82,7 @@ func pfarmAction(c *cli.Context) error {
 	}
 	r, err := pfarm.Run(c.Context, cfg, opt)
 	if err != nil {
-		return pfarmErr(err)
+		return pfarmErr(c, err)
 	}
 	if tr != nil {
 		tr.Makespan = r.Simulated.Makespan
@@ -95,18 +100,24 @@ var pfarmFlags = fieldFlags{
 	"Topology.Kind": "topology", "Topology.N": "N", "Topology.K": "k", "Topology.Depth": "depth",
 	"Topology.Rows": "rows", "Topology.Cols": "cols", "Topology.Root": "root", "Topology.BFS": "bfs",
 	"Params.M": "M", "Params.Te": "Te", "Params.BetaE": "beta-e", "Params.BetaF": "beta-f", "Params.Tau": "tau",
-	"Params.Startup": "startup", "Params.Dt": "Dt", "Params.Dr": "Dr", "Params.Tasks": "tasks",
+	"Params.Startup": "startup", "Params.Dt": "Dt", "Params.Dr": "Dr", "Params.Tasks": "task-times",
 	"Limits.MaxBytes": "max-memory", "Limits.MaxEvents": "max-events", "RunOptions.Trace": "trace", "RunOptions.NoSim": "no-sim",
 }
 
-// pfarmErr turns pfarm's input errors into bad usage naming the flags;
-// a failed simulation passes unchanged (exit 1).
-func pfarmErr(err error) error {
+// pfarmErr turns pfarm's input errors into bad usage naming the flags the
+// user gave (--tasks or -M for the count, --task-times or the old --tasks
+// for the task times); a failed simulation passes unchanged (exit 1).
+func pfarmErr(c *cli.Context, err error) error {
+	names := pfarmFlags
+	if count, times, ferr := pfarmTaskFlags(c); ferr == nil {
+		names = maps.Clone(pfarmFlags)
+		names["Params.M"], names["Params.Tasks"] = count, times
+	}
 	var lim *platform.LimitError
 	if errors.As(err, &lim) && lim.Field == "Limits.MaxEvents" {
-		return usagef("%s; --no-sim gives the model alone", lim.Format(pfarmFlags.flag))
+		return usagef("%s; --no-sim gives the model alone", lim.Format(names.flag))
 	}
-	return pfarmFlags.usage(err)
+	return names.usage(err)
 }
 
 // pfarmConfig reads the farm into a Config and the limits and --no-sim
@@ -178,13 +189,42 @@ func pfarmMesh(c *cli.Context, cfg *pfarm.Config) error {
 	return nil
 }
 
+// pfarmTaskFlags returns the flags that give the task count (--tasks N or
+// -M) and the task times (--task-times, or --tasks with a value that is
+// not a number: the old meaning of --tasks). A count or a distribution
+// given twice is bad usage.
+func pfarmTaskFlags(c *cli.Context) (count, times string, err error) {
+	count, times = "M", "task-times"
+	if c.IsSet("tasks") {
+		v := strings.TrimSpace(c.String("tasks"))
+		if _, perr := strconv.ParseFloat(v, 64); perr == nil {
+			count = "tasks"
+		} else {
+			times = "tasks"
+		}
+	}
+	switch {
+	case count == "tasks" && c.IsSet("M"):
+		return "", "", usagef("invalid -M %s with --tasks %s: both give the number of tasks; give one", c.String("M"), c.String("tasks"))
+	case times == "tasks" && c.IsSet("task-times"):
+		return "", "", usagef("invalid --tasks %s with --task-times %s: both give the task times; give --task-times alone (and the task count as --tasks N)",
+			c.String("tasks"), c.String("task-times"))
+	case count == "M" && !c.IsSet("M"):
+		return "", "", usagef("missing --tasks: want the number of tasks (--tasks N or -M N)")
+	}
+	return count, times, nil
+}
+
 // pfarmParams reads M, the task times, the overheads and the links.
 func pfarmParams(c *cli.Context, p *pfarm.Params) error {
-	var err error
-	if p.M, err = parseInt(c, "M"); err != nil {
+	countFlag, timesFlag, err := pfarmTaskFlags(c)
+	if err != nil {
 		return err
 	}
-	tasks := strings.TrimSpace(c.String("tasks"))
+	if p.M, err = parseInt(c, countFlag); err != nil {
+		return err
+	}
+	tasks := strings.TrimSpace(c.String(timesFlag))
 	if c.IsSet("Te") || tasks == "const" {
 		if p.Te, err = parseFloat(c, "Te", false); err != nil {
 			return err
@@ -192,7 +232,7 @@ func pfarmParams(c *cli.Context, p *pfarm.Params) error {
 	}
 	if tasks != "const" {
 		if p.Tasks, err = pfarm.ParseTasks(tasks, p.Te); err != nil {
-			return pfarmErr(err)
+			return pfarmErr(c, err)
 		}
 	}
 	for _, fl := range []struct {

@@ -67,10 +67,10 @@ func problemFlags() []cli.Flag {
 		&cli.StringFlag{Name: "topology", Value: "star", Usage: "star, tree or binomial"},
 		&cli.StringFlag{Name: "order", Value: "nlf", Usage: "layer activation order of trees: nlf or llf"},
 		&cli.StringFlag{Name: "buffers", Value: "1", Usage: "buffers per relay node of an ordinary tree: 1 or 2"},
-		&cli.StringFlag{Name: "m", Usage: "number of processors of a star"},
-		&cli.StringFlag{Name: "p", Usage: "out-degree of a tree"},
-		&cli.StringFlag{Name: "h", Usage: "height (computing layers) of a tree"},
-		&cli.StringFlag{Name: "S", Usage: "startup time per message (seconds)"},
+		&cli.StringFlag{Name: "workers", Aliases: []string{"m"}, Usage: "number of processors of a star (the paper's m)"},
+		&cli.StringFlag{Name: "k", Aliases: []string{"p"}, Usage: "the paper's p: out-degree (arity) of an ordinary tree; of a binomial tree, layer i has p(p+1)^(i-1) processors"},
+		&cli.StringFlag{Name: "depth", Aliases: []string{"h"}, Usage: "the paper's height h: layers of processors below the originator (a tree p=2 h=3 has 2+4+8 = 14)"},
+		&cli.StringFlag{Name: "startup", Aliases: []string{"S"}, Usage: "startup time per message (seconds; the paper's S)"},
 		&cli.StringFlag{Name: "C", Usage: "transfer time per load unit (seconds)"},
 		&cli.StringFlag{Name: "A", Usage: "computing time per load unit (seconds)"},
 		&cli.StringFlag{Name: "D", Usage: "buffer size (load units), or inf"},
@@ -82,8 +82,12 @@ func problemFlags() []cli.Flag {
 	}
 }
 
-// parseFloat reads the number flag name, infinity allowed or not.
+// parseFloat reads the number flag name, infinity allowed or not; a
+// missing flag is named by its canonical name.
 func parseFloat(c *cli.Context, name string, allowInf bool) (float64, error) {
+	if strings.TrimSpace(c.String(name)) == "" {
+		return 0, usagef("missing --%s", canonical(c, name))
+	}
 	return parseNumber(name, c.String(name), allowInf)
 }
 
@@ -101,8 +105,12 @@ func parseNumber(name, s string, allowInf bool) (float64, error) {
 	return v, flagErr(err)
 }
 
-// parseInt reads the integer flag name.
+// parseInt reads the integer flag name; a missing flag is named by its
+// canonical name.
 func parseInt(c *cli.Context, name string) (int, error) {
+	if strings.TrimSpace(c.String(name)) == "" {
+		return 0, usagef("missing --%s", canonical(c, name))
+	}
 	return parseInteger(name, c.String(name))
 }
 

@@ -21,7 +21,7 @@ type usageError struct{ err error }
 func (e usageError) Error() string { return e.err.Error() }
 func (e usageError) Unwrap() error { return e.err }
 
-func usage(err error) error { return usageError{err} }
+func usage(err error) error { return usageError{twoForms(err)} }
 
 func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
 
@@ -29,8 +29,9 @@ func newApp() *cli.App {
 	// --h is the tree height, so help keeps only its long name.
 	cli.HelpFlag = &cli.BoolFlag{Name: "help", Usage: "show help"}
 	app := &cli.App{
-		Name:  "dlsched",
-		Usage: "optimal divisible-load schedules with limited communication buffers, farms and dataflow machines",
+		Name:        "dlsched",
+		Usage:       "optimal divisible-load schedules with limited communication buffers, farms and dataflow machines",
+		Description: vocabularyHelp,
 		Commands: []*cli.Command{
 			solveCommand(),
 			verifyCommand(),
@@ -127,7 +128,7 @@ func run(args []string) (code int) {
 	ctx, stop := signalContext()
 	defer stop()
 	app := appFor()
-	err := app.RunContext(ctx, helpArgs(app, args))
+	err := app.RunContext(ctx, helpArgs(app, helpTopic(app, args)))
 	if sig := caughtSignal(ctx); sig != 0 {
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "dlsched: "+oneLine(err.Error()))
@@ -144,7 +145,7 @@ func run(args []string) (code int) {
 		}
 		return ex.ExitCode()
 	}
-	fmt.Fprintln(os.Stderr, "dlsched: "+oneLine(err.Error()))
+	fmt.Fprintln(os.Stderr, "dlsched: "+asTyped(app, args, oneLine(err.Error())))
 	var ue usageError
 	if errors.As(err, &ue) || isUsage(err) {
 		return 2

@@ -14,7 +14,7 @@ import (
 
 func optimizeCommand() *cli.Command {
 	flags := append(problemFlags(), solverFlags()...)
-	flags = append(flags, noTimingsFlag(),
+	flags = append(flags, noTimingsFlag(), quietFlag(),
 		&cli.StringFlag{Name: "over", Usage: "what to optimise: n (stages), D (buffer size), n,D (the surface of Fig. 9) or relay (compute/relay split of a tree, with the LB strategy and classic NLF/LLF)"},
 		&cli.IntFlag{Name: "n-max", DefaultText: "n_min+200", Usage: "guard: evaluate no n above this"},
 		&cli.IntFlag{Name: "through", DefaultText: "none", Usage: "--over n,D: extend every line up to this n past its stopping point, for drawing"},
@@ -148,6 +148,16 @@ func checkSearchFlags(c *cli.Context, over string) error {
 func runSearch(c *cli.Context, over string, p *problem.Problem, base optimize.Options) (optimize.Report, error) {
 	switch over {
 	case "n":
+		// A bar over the stage counts up to the guard (the stopping rule
+		// may end the search sooner): n_min + 200 LPs take seconds to
+		// minutes, a raised --n-max longer.
+		nmin, nmax := p.NMin(), base.NMax
+		if nmax <= 0 {
+			nmax = nmin + optimize.DefaultSpan
+		}
+		if bar := progress(c, nmax-nmin+1, 20, "optimize over n", "stages"); bar != nil {
+			base.Progress = func(pt optimize.Point) { bar(pt.Stages - nmin + 1) }
+		}
 		r, err := optimize.OverN(p, base)
 		if err != nil {
 			return nil, searchErr(err)

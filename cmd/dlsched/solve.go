@@ -53,7 +53,7 @@ func solveCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "solve",
 		Usage:     "solve the LP of one problem and stage count; prune, certify, verify",
-		UsageText: "dlsched solve --topology star|tree|binomial [--order nlf|llf] [--buffers 1|2] [--m N | --p P --h H] --S s --C c --A a --D d|inf --V v [--stages N|min] ...",
+		UsageText: "dlsched solve --topology star|tree|binomial [--order nlf|llf] [--buffers 1|2] [--workers N | -k P --depth H] --startup s --C c --A a --D d|inf --V v [--stages N|min] ...",
 		Flags:     flags,
 		Action:    solveAction,
 	}

@@ -89,7 +89,7 @@ func sweepCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "sweep",
 		Usage: "solve every point of a parameter grid (TOML spec); resumable, sharded, parallel",
-		UsageText: "dlsched sweep SPEC.toml [--out FILE.jsonl|FILE.csv] [--workers N] [--shard i/N | --shards N] [--no-verify] [--solver clp|highs|gonum|auto] [--max-stages N]\n\n" +
+		UsageText: "dlsched sweep SPEC.toml [--out FILE.jsonl|FILE.csv] [--parallel N] [--shard i/N | --shards N] [--no-verify] [--solver clp|highs|gonum|auto] [--max-stages N]\n\n" +
 			"Rows are appended to the JSON-lines results file one whole line at a time; run the same command again to resume.\n" +
 			"Without --shard, Slurm array variables (SLURM_ARRAY_TASK_ID, _COUNT, _MIN) or JOB_COMPLETION_INDEX with\n" +
 			"--shards/DLSCHED_SHARDS (Kubernetes Indexed Jobs) choose the shard. With --format csv (or --out FILE.csv) the\n" +
@@ -98,7 +98,7 @@ func sweepCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "results file (default results.jsonl, or results-shard-I-of-N.jsonl for a shard)"},
 			&cli.StringFlag{Name: "format", Usage: "jsonl or csv (default: from --out's extension, else jsonl)"},
-			&cli.IntFlag{Name: "workers", Usage: "points solved at once, one LP solver each (default GOMAXPROCS)"},
+			&cli.IntFlag{Name: "parallel", Aliases: []string{"workers"}, Usage: "points solved at once, one LP solver each (default GOMAXPROCS); the workers of the platform come from the spec"},
 			&cli.StringFlag{Name: "shard", Usage: "solve shard i of N (1-based): the points whose index mod N is i-1"},
 			&cli.IntFlag{Name: "shards", Usage: "shard count for JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs); or DLSCHED_SHARDS"},
 			&cli.BoolFlag{Name: "no-verify", Usage: "skip the executor's check of every schedule (overrides run.verify)"},
@@ -236,9 +236,18 @@ func sweepFiles(c *cli.Context, sh sweep.Shard) (out, journal, format string, er
 
 // sweepOptions reads the flags that override the spec's [run] table.
 func sweepOptions(c *cli.Context, sp *sweep.Spec, sh sweep.Shard) (sweep.Options, error) {
-	opt := sweep.Options{Workers: c.Int("workers"), Shard: sh, Run: sp.Run}
+	// --workers is the old name of --parallel; sweep's flags are parsed
+	// by interspersed, so the value sits under the name given.
+	name, typed := "parallel", c.LocalFlagNames()
+	if slices.Contains(typed, "workers") {
+		if slices.Contains(typed, "parallel") {
+			return sweep.Options{}, usagef("invalid --workers with --parallel: --workers is the old name of --parallel; give one")
+		}
+		name = "workers"
+	}
+	opt := sweep.Options{Workers: c.Int(name), Shard: sh, Run: sp.Run}
 	if opt.Workers < 0 {
-		return opt, usagef("invalid --workers %d: want a number >= 1", opt.Workers)
+		return opt, usagef("invalid --%s %d: want a number >= 1", name, opt.Workers)
 	}
 	if c.Bool("no-verify") {
 		opt.Run.Verify = false
