@@ -3,7 +3,8 @@
 // problem's inputs, every message (chunk) in send order with its load, its
 // hops and their start times, the processors' computing intervals, Cmax and
 // its certificate. It encodes schedules as JSON (the field names of the CLI
-// contract), CSV and a text table, and draws Gantt charts as SVG.
+// contract), CSV and a text table; its Gantt chart is plotting.WriteGantt, so that
+// schedule, and everything built on it, imports no plotting library.
 //
 // Indices are 1-based as in the paper: processor i, layer i, stage k.
 package schedule

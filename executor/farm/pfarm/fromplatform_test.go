@@ -10,6 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/dlsched/dlsched/platform"
+	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -42,7 +43,7 @@ func comparesTranslation(t testing.TB, p *platform.Platform, m int) (*topology.F
 // slowdowns.
 func randomPlatform(rt *rapid.T) *platform.Platform {
 	p := &platform.Platform{S: rapid.SampledFrom([]float64{0, 1e-3, 0.1}).Draw(rt, "S"), C: rapid.Float64Range(0, 0.1).Draw(rt, "C"),
-		A: rapid.Float64Range(0.01, 1).Draw(rt, "A"), D: platform.Float(math.Inf(1)), V: rapid.Float64Range(1, 100).Draw(rt, "V"),
+		A: rapid.Float64Range(0.01, 1).Draw(rt, "A"), D: schedule.Float(math.Inf(1)), V: rapid.Float64Range(1, 100).Draw(rt, "V"),
 		ResultPerUnit: rapid.SampledFrom([]float64{0, 0.1, 1}).Draw(rt, "result per unit")}
 	if rapid.Bool().Draw(rt, "chain") {
 		p.Topology = platform.Topology{Kind: platform.Chain, M: rapid.IntRange(1, 8).Draw(rt, "M")}
@@ -99,7 +100,7 @@ func TestFromPlatformIsCompares(t *testing.T) {
 // Four workers of A = 1 s a unit, free links, 8 units in 8 tasks: each
 // worker executes two tasks of 1 s, done at 2 s.
 func TestFromPlatformStar(t *testing.T) {
-	p := &platform.Platform{Topology: platform.Topology{Kind: platform.Star, M: 4}, A: 1, D: platform.Float(math.Inf(1)), V: 8}
+	p := &platform.Platform{Topology: platform.Topology{Kind: platform.Star, M: 4}, A: 1, D: schedule.Float(math.Inf(1)), V: 8}
 	cfg, err := FromPlatform(p, 8)
 	if err != nil {
 		t.Fatal(err)
@@ -125,7 +126,7 @@ func TestFromPlatformStar(t *testing.T) {
 // task count outside 1..MaxTasks; an invalid platform is refused by its
 // own validation.
 func TestFromPlatformRefuses(t *testing.T) {
-	star := platform.Platform{Topology: platform.Topology{Kind: platform.Star, M: 2}, A: 1, D: platform.Float(math.Inf(1)), V: 8}
+	star := platform.Platform{Topology: platform.Topology{Kind: platform.Star, M: 2}, A: 1, D: schedule.Float(math.Inf(1)), V: 8}
 	hetero := star
 	hetero.PerWorkerA = []float64{1, 2}
 	crash := star
