@@ -7,6 +7,7 @@ import (
 
 	"github.com/dlsched/dlsched/executor/replay"
 	"github.com/dlsched/dlsched/optimize"
+	"github.com/dlsched/dlsched/platform"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/solve"
 	"github.com/dlsched/dlsched/topology"
@@ -103,9 +104,9 @@ func (e *SizeError) Format(name func(string) string) string {
 // Check validates the platform and the options and refuses a run whose
 // estimate (Estimate) exceeds a limit of the options; it allocates nothing
 // in proportion to the inputs.
-func Check(p *Platform, o Options) error {
+func Check(p *platform.Platform, o Options) error {
 	o = o.withDefaults()
-	if err := p.Validate(); err != nil {
+	if err := Validate(p); err != nil {
 		return err
 	}
 	if err := o.validate(); err != nil {
@@ -173,20 +174,20 @@ func hint(c Cost) string {
 // Estimate returns the estimated cost of every run of Run, in Run's
 // order, from the inputs alone; its errors are *problem.FieldError (a
 // search over n that cannot reach n_min).
-func Estimate(p *Platform, o Options) ([]Cost, error) {
+func Estimate(p *platform.Platform, o Options) ([]Cost, error) {
 	o = o.withDefaults()
 	use := o.uses()
 	var out []Cost
 	if use("dls") || use("dls-known") {
-		c, err := planCost(p.problem(p.nominalProcs()), o, "dls")
+		c, err := planCost(nominal(p), o, "dls")
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, c)
 	}
-	if use("dls-known") && p.perturbed() && p.Topology == "star" {
-		if procs, _ := p.knownProcs(); len(procs) > 0 {
-			c, err := planCost(p.problem(procs), o, "dls-known")
+	if use("dls-known") && p.Perturbed() && p.Kind == platform.Star {
+		if q, _ := known(p); q != nil {
+			c, err := planCost(q, o, "dls-known")
 			if err != nil {
 				return nil, err
 			}
@@ -208,8 +209,12 @@ func Estimate(p *Platform, o Options) ([]Cost, error) {
 
 // planCost estimates a planned strategy: its search over n from n_min
 // (optimize.OverN), the final solve at the best n, and the replays.
-func planCost(pr *problem.Problem, o Options, strategy string) (Cost, error) {
+func planCost(p *platform.Platform, o Options, strategy string) (Cost, error) {
 	c := Cost{Strategy: strategy}
+	pr, err := problem.FromPlatform(p)
+	if err != nil {
+		return c, err
+	}
 	nmin, nmax, err := stageRange(pr, o)
 	if err != nil {
 		return c, err
@@ -343,12 +348,12 @@ func stageTraffic(pr *problem.Problem) (passages, deliveries float64) {
 }
 
 // farmCost estimates one farming run with m tasks.
-func farmCost(p *Platform, o Options, strategy string, m int) Cost {
+func farmCost(p *platform.Platform, o Options, strategy string, m int) Cost {
 	w := float64(p.Workers())
 	c := Cost{Strategy: strategy, Tasks: m, What: fmt.Sprintf("the simulation of %d tasks on %d workers", m, int(w))}
 	tasks := float64(m)
 	switch {
-	case p.Topology == "star":
+	case p.Kind == platform.Star:
 		c.Events = neppPerTask*tasks + neppPerNode*w*float64(o.Queue)
 		c.Bytes = int64(bytesPerTask*tasks + bytesPerNeppNode*w)
 	case strategy == "harness":
@@ -366,8 +371,8 @@ func farmCost(p *Platform, o Options, strategy string, m int) Cost {
 // on a chain, the workers the master's link can keep busy, A·x/(S + C·x)
 // (tasks of x units, at the slowest speed factor), and two more for the
 // tasks the buffers hold, at most the chain.
-func pfarmDepth(p *Platform, m int) float64 {
-	if p.Topology != "chain" {
+func pfarmDepth(p *platform.Platform, m int) float64 {
+	if p.Kind != platform.Chain {
 		return float64(p.Depth)
 	}
 	x := p.V / float64(m)
@@ -385,7 +390,7 @@ func pfarmDepth(p *Platform, m int) float64 {
 
 // Seconds is a rough estimate of a run's time: its LP seconds and a
 // microsecond per simulation event (0 when the inputs are invalid).
-func Seconds(p *Platform, o Options) float64 {
+func Seconds(p *platform.Platform, o Options) float64 {
 	costs, err := Estimate(p, o)
 	if err != nil {
 		return 0

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dlsched/dlsched/compare"
 	"github.com/dlsched/dlsched/internal/atomicfile"
+	"github.com/dlsched/dlsched/platform"
 	"github.com/dlsched/dlsched/plotting"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
@@ -145,8 +146,8 @@ func compareOutputs(c *cli.Context) (format, plotFormat string, err error) {
 }
 
 // compareInput reads the platform and the options of compare.
-func compareInput(c *cli.Context) (compare.Platform, compare.Options, error) {
-	p := compare.Platform{Topology: c.String("topology")}
+func compareInput(c *cli.Context) (platform.Platform, compare.Options, error) {
+	p := platform.Platform{Topology: platform.Topology{Kind: platform.Kind(c.String("topology"))}}
 	var o compare.Options
 	if err := compareShape(c, &p); err != nil {
 		return p, o, err
@@ -166,14 +167,14 @@ func compareInput(c *cli.Context) (compare.Platform, compare.Options, error) {
 	}
 	p.D = schedule.Float(d)
 	if c.IsSet("procs") {
-		if p.Procs, err = floatList(c, "procs"); err != nil {
+		if p.PerWorkerA, err = floatList(c, "procs"); err != nil {
 			return p, o, err
 		}
 	}
 	if err := compareFaults(c, &p); err != nil {
 		return p, o, err
 	}
-	if err := p.Validate(); err != nil {
+	if err := compare.Validate(&p); err != nil {
 		return p, o, compareErr(err)
 	}
 	o, err = compareOptions(c)
@@ -181,15 +182,15 @@ func compareInput(c *cli.Context) (compare.Platform, compare.Options, error) {
 }
 
 // compareShape reads the size of the platform: --m, or --k and --depth.
-func compareShape(c *cli.Context, p *compare.Platform) error {
+func compareShape(c *cli.Context, p *platform.Platform) error {
 	var err error
-	switch p.Topology {
-	case "star", "chain":
+	switch p.Kind {
+	case platform.Star, platform.Chain:
 		if c.IsSet("k") || c.IsSet("depth") {
-			return usagef("invalid --k/--depth: they describe a kary topology, not %s", p.Topology)
+			return usagef("invalid --k/--depth: they describe a kary topology, not %s", p.Kind)
 		}
 		p.M, err = parseInt(c, "m")
-	case "kary":
+	case platform.KAry:
 		if c.IsSet("m") {
 			return usagef("invalid --m: a kary topology is given by --k and --depth")
 		}
@@ -197,13 +198,13 @@ func compareShape(c *cli.Context, p *compare.Platform) error {
 			p.Depth, err = parseInt(c, "depth")
 		}
 	default:
-		return usagef("invalid --topology %q: want star, chain or kary", p.Topology)
+		return usagef("invalid --topology %q: want star, chain or kary", p.Kind)
 	}
 	return err
 }
 
 // compareFaults reads --slow W@T=F and --crash W@T.
-func compareFaults(c *cli.Context, p *compare.Platform) error {
+func compareFaults(c *cli.Context, p *platform.Platform) error {
 	for _, s := range c.StringSlice("slow") {
 		wk, rest, ok1 := strings.Cut(s, "@")
 		at, f, ok2 := strings.Cut(rest, "=")
@@ -213,7 +214,7 @@ func compareFaults(c *cli.Context, p *compare.Platform) error {
 		if !ok1 || !ok2 || e1 != nil || e2 != nil || e3 != nil {
 			return usagef("invalid --slow %s: want W@T=F, e.g. 2@0=0.2", s)
 		}
-		p.Slows = append(p.Slows, compare.Slow{Worker: n, At: t, Factor: fv})
+		p.Slows = append(p.Slows, platform.Slow{Worker: n, At: t, Factor: fv})
 	}
 	for _, s := range c.StringSlice("crash") {
 		wk, at, ok := strings.Cut(s, "@")
@@ -222,7 +223,7 @@ func compareFaults(c *cli.Context, p *compare.Platform) error {
 		if !ok || e1 != nil || e2 != nil {
 			return usagef("invalid --crash %s: want W@T, e.g. 3@0.5", s)
 		}
-		p.Crashes = append(p.Crashes, compare.Crash{Worker: n, At: t})
+		p.Crashes = append(p.Crashes, platform.Crash{Worker: n, At: t})
 	}
 	return nil
 }

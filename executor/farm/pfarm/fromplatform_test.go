@@ -14,11 +14,11 @@ import (
 	"github.com/dlsched/dlsched/topology"
 )
 
-// comparesTranslation is the farm package compare runs for the "demand"
-// strategy on a chain or a k-ary tree, as compare/compare.go (farm, "Pfarm
-// with the master at the root of the tree") builds it by hand: the tree,
-// the parameters and the options of Simulate.
-func comparesTranslation(t testing.TB, p *platform.Platform, m int) (*topology.FarmTree, *Params, SimOptions) {
+// comparesTranslation is the farm package compare ran for the "demand"
+// strategy on a chain or a k-ary tree before it called FromPlatform, as it
+// built it by hand ("Pfarm with the master at the root of the tree"): the
+// tree, the parameters and the simulation's configuration.
+func comparesTranslation(t testing.TB, p *platform.Platform, m int) (*topology.FarmTree, *Params, Config) {
 	x := p.V / float64(m)
 	w := p.Workers()
 	var tr *topology.FarmTree
@@ -32,7 +32,7 @@ func comparesTranslation(t testing.TB, p *platform.Platform, m int) (*topology.F
 		t.Fatal(err)
 	}
 	pp := &Params{M: m, Te: p.A * x, Tau: p.C, Startup: p.S, Dt: x, Dr: p.ResultPerUnit * x}
-	opt := SimOptions{NoRootWorker: true, FreeHostLink: true}
+	opt := Config{NoRootWorker: true, FreeHostLink: true}
 	for _, s := range p.Slows {
 		opt.Slowdowns = append(opt.Slowdowns, Slowdown{Node: s.Worker + 1, At: s.At, Factor: s.Factor})
 	}
@@ -57,10 +57,11 @@ func randomPlatform(rt *rapid.T) *platform.Platform {
 	return p
 }
 
-// FromPlatform builds the farm compare builds by hand (comparesTranslation):
+// FromPlatform builds the farm compare built by hand (comparesTranslation):
 // the same tree, the same parameters, the same slowdowns, a root without a
-// worker and a free host link; and Run simulates exactly what Simulate
-// does with compare's options, every number of the result equal.
+// worker and a free host link; and Run simulates exactly what compare's
+// simulation of that tree did, every number of the result equal (compare
+// now calls FromPlatform and Run: its outputs stayed the same bytes).
 func TestFromPlatformIsCompares(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		p := randomPlatform(rt)
@@ -81,7 +82,7 @@ func TestFromPlatformIsCompares(t *testing.T) {
 			cfg.NoRootWorker != opt.NoRootWorker || cfg.FreeHostLink != opt.FreeHostLink || cfg.FindOpt {
 			rt.Fatalf("config %+v, compare's %+v %+v", cfg, *pp, opt)
 		}
-		want, err := Simulate(context.Background(), tr, pp, opt)
+		want, err := simulateTree(context.Background(), tr, pp, &opt, platform.RunOptions{})
 		if err != nil {
 			rt.Fatal(err)
 		}
@@ -90,7 +91,7 @@ func TestFromPlatformIsCompares(t *testing.T) {
 			rt.Fatal(err)
 		}
 		if !reflect.DeepEqual(r.Simulated, want) {
-			rt.Fatalf("Run %+v\nSimulate %+v", r.Simulated, want)
+			rt.Fatalf("Run %+v\ncompare's %+v", r.Simulated, want)
 		}
 	})
 }
