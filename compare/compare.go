@@ -40,6 +40,7 @@ import (
 	"github.com/dlsched/dlsched/platform"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solve"
+	"github.com/dlsched/dlsched/trace"
 )
 
 // Options choose the strategies, their parameters and the limits of a run.
@@ -67,6 +68,12 @@ type Options struct {
 	// Progress, if set, is called after each strategy run (a task count
 	// of a farm is one run) with the runs done (of Runs).
 	Progress func(done int)
+	// Trace, if set, records every row's run as one process named after
+	// the row (RowName), in the report's order: the farms' simulations
+	// with their models' processes and tracks as its tracks, the planned
+	// schedules' replays on the real platform as their transfers and
+	// computations; a skipped row is an instant at 0 with the reason.
+	Trace trace.Recorder
 }
 
 // Strategies lists every strategy name in output order.
@@ -127,8 +134,14 @@ func planOf(s *schedule.Schedule) *Plan {
 		WorkerOrder: s.WorkerOrder, WorkerOrderMethod: s.WorkerOrderMethod}
 }
 
-// Report is the comparison.
+// Format is the declared format of the JSON report (WriteJSON), described
+// by schema/compare.schema.json.
+const Format = "dlsched.compare/1"
+
+// Report is the comparison (JSON field names are part of the CLI
+// contract, described by schema/compare.schema.json).
 type Report struct {
+	Format           string            `json:"format"`
 	Platform         platform.Platform `json:"platform"`
 	Rows             []Row             `json:"rows"`
 	LowerBound       float64           `json:"lower_bound"`
@@ -195,7 +208,7 @@ func Run(ctx context.Context, p platform.Platform, o Options) (*Report, error) {
 		return nil, err
 	}
 	use := o.uses()
-	r := &Report{Platform: p}
+	r := &Report{Format: Format, Platform: p}
 	r.LowerBound, r.LowerBoundMethod = LowerBound(&p)
 	done := 0
 	step := func() {
@@ -226,22 +239,28 @@ func Run(ctx context.Context, p platform.Platform, o Options) (*Report, error) {
 	return r, nil
 }
 
-// planned adds the rows of dls and dls-known.
+// planned adds the rows of dls and dls-known, and their runs to the
+// trace.
 func (r *Report) planned(ctx context.Context, p *platform.Platform, o Options, use func(string) bool, step func()) error {
-	row, err := dls(ctx, p, o)
+	row, run, err := dls(ctx, p, o)
 	if err != nil {
 		return err
 	}
 	step()
 	if use("dls") {
 		r.Rows = append(r.Rows, row)
+		run.record(o.recorder(&row))
 	}
 	if use("dls-known") {
-		known, err := dlsKnown(ctx, p, o, row)
+		known, knownRun, err := dlsKnown(ctx, p, o, row, run)
 		if err != nil {
 			return err
 		}
 		r.Rows = append(r.Rows, known)
+		if known.Skipped {
+			o.traceSkipped(&known)
+		}
+		knownRun.record(o.recorder(&known))
 		step()
 	}
 	return nil

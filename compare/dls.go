@@ -89,28 +89,43 @@ func (o Options) replay(ctx context.Context, faults []replay.Fault) replay.Optio
 }
 
 // dls plans for the nominal platform, verifies the plan there, and replays
-// it in earliest mode on the real platform.
-func dls(ctx context.Context, p *platform.Platform, o Options) (Row, error) {
+// it in earliest mode on the real platform; the run on the real platform
+// is returned for the trace when one is recorded (Options.Trace).
+func dls(ctx context.Context, p *platform.Platform, o Options) (Row, *ran, error) {
 	row := Row{Strategy: "dls"}
 	s, err := bestSchedule(nominal(p), o)
 	if err != nil {
-		return row, fmt.Errorf("compare: dls: %w", err)
+		return row, nil, fmt.Errorf("compare: dls: %w", err)
 	}
 	ver, err := replay.Verify(s, o.replay(ctx, nil))
 	if err != nil {
-		return row, fmt.Errorf("compare: dls: verification: %w", err)
+		return row, nil, fmt.Errorf("compare: dls: verification: %w", err)
 	}
 	row.Verified = ver.OK
 	row.Plan = planOf(s)
 	row.Messages, row.Units = dlsTraffic(p, s)
 	res, err := replay.Earliest(s, o.replay(ctx, faults(p)))
 	if err != nil {
-		return row, fmt.Errorf("compare: dls: replay on the real platform: %w", err)
+		return row, nil, fmt.Errorf("compare: dls: replay on the real platform: %w", err)
 	}
 	row.Events = int64(ver.Events) + res.Events
 	row.Note = fmt.Sprintf("%s planned for the nominal platform (Cmax %.6g), replayed on the real one", stages(s.Problem.Stages), s.Cmax)
 	replayed(&row, p, &res)
-	return row, nil
+	r, err := o.ran(s, &res)
+	return row, r, err
+}
+
+// ran is the run of s on the real platform for the trace, or nil when no
+// trace is recorded.
+func (o Options) ran(s *schedule.Schedule, res *replay.Result) (*ran, error) {
+	if o.Trace == nil {
+		return nil, nil
+	}
+	r, err := ranOf(s, res)
+	if err != nil {
+		return nil, fmt.Errorf("compare: %w", err)
+	}
+	return r, nil
 }
 
 // replayed sets the outcome of a planned schedule replayed on the real
@@ -183,36 +198,36 @@ const sameAsDls = "no perturbation: the same plan as dls"
 // dlsKnown plans with the perturbation known (stars): the heterogeneous
 // LP with a slowed worker's A divided by its factor (as if slow from the
 // start), or without the crashed workers; the better of that plan and the
-// nominal one on the real platform.
-func dlsKnown(ctx context.Context, p *platform.Platform, o Options, planned Row) (Row, error) {
+// nominal one (planned, which ran as plannedRun) on the real platform.
+func dlsKnown(ctx context.Context, p *platform.Platform, o Options, planned Row, plannedRun *ran) (Row, *ran, error) {
 	row := Row{Strategy: "dls-known"}
 	switch {
 	case !p.Perturbed():
 		row = planned
 		row.Strategy = "dls-known"
 		row.Note = sameAsDls
-		return row, nil
+		return row, plannedRun, nil
 	case p.Kind != platform.Star:
 		row.Skipped, row.Note = true, "the heterogeneous LP exists for stars only"
-		return row, nil
+		return row, nil, nil
 	}
 	q, ids := known(p)
 	if q == nil {
 		row.Skipped, row.Note = true, "every worker crashes"
-		return row, nil
+		return row, nil, nil
 	}
 	s, err := bestSchedule(q, o)
 	if err != nil {
-		return row, fmt.Errorf("compare: dls-known: %w", err)
+		return row, nil, fmt.Errorf("compare: dls-known: %w", err)
 	}
 	ver, err := replay.Verify(s, o.replay(ctx, nil))
 	if err != nil {
-		return row, fmt.Errorf("compare: dls-known: verification: %w", err)
+		return row, nil, fmt.Errorf("compare: dls-known: verification: %w", err)
 	}
 	real := onWorkers(p, s, ids)
 	res, err := replay.Earliest(real, o.replay(ctx, faults(p)))
 	if err != nil {
-		return row, fmt.Errorf("compare: dls-known: replay: %w", err)
+		return row, nil, fmt.Errorf("compare: dls-known: replay: %w", err)
 	}
 	row.Verified, row.Plan, row.Events = ver.OK, planOf(s), int64(ver.Events)+res.Events
 	row.Plan.WorkerOrder = real.WorkerOrder // in the platform's worker numbers
@@ -223,9 +238,10 @@ func dlsKnown(ctx context.Context, p *platform.Platform, o Options, planned Row)
 		keep := planned
 		keep.Strategy = "dls-known"
 		keep.Note = "the nominal plan does better on the real platform than the plan that knows the perturbation (" + row.Note + ")"
-		return keep, nil
+		return keep, plannedRun, nil
 	}
-	return row, nil
+	r, err := o.ran(real, &res)
+	return row, r, err
 }
 
 // onWorkers is s, planned for the workers ids, on the real platform: the

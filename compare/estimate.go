@@ -58,6 +58,10 @@ const (
 	// Memory: about 40 bytes per task and 7 KB per NEPP node, 25 KB per
 	// Pfarm or Day node (their processes and channels) measured.
 	bytesPerTask, bytesPerNeppNode, bytesPerFarmNode = 64, 8 << 10, 32 << 10
+	// A trace (Options.Trace) keeps every span of every run: at most one
+	// per kernel event, and a span costs 760 to 850 bytes of peak memory
+	// (pfarm's measurement, docs/pfarm.md; Day's 800 bytes an event).
+	traceBytesPerEvent = 1 << 10
 )
 
 // Cost is what one strategy run is estimated to need, from the inputs.
@@ -119,14 +123,23 @@ func Check(p *platform.Platform, o Options) error {
 	return o.within(costs)
 }
 
-// within checks the costs against the limits: memory run by run, LP
-// time and events summed over the runs (they follow each other).
+// within checks the costs against the limits: memory run by run (with
+// the trace recorded so far, which every run adds to), LP time and events
+// summed over the runs (they follow each other).
 func (o Options) within(costs []Cost) error {
-	var events, lp float64
+	var events, lp, traced float64
 	for i, c := range costs {
-		if c.Bytes > o.MaxBytes {
-			return &SizeError{Cost: c, Field: FieldMaxBytes, Estimate: fmt.Sprintf("%d MB", c.Bytes>>20),
-				Limit: fmt.Sprintf("%d MB", o.MaxBytes>>20), Hint: hint(c)}
+		if o.Trace != nil {
+			traced += traceBytesPerEvent * c.Events
+		}
+		if need := float64(c.Bytes) + traced; need > float64(o.MaxBytes) {
+			est, h := fmt.Sprintf("%d MB", c.Bytes>>20), hint(c)
+			if traced > 0 {
+				c.What = withBefore(c, i > 0, i)
+				est = fmt.Sprintf("%.0f MB with the trace", math.Ceil(need/(1<<20)))
+				h += ", or record no trace ({Trace})"
+			}
+			return &SizeError{Cost: c, Field: FieldMaxBytes, Estimate: est, Limit: fmt.Sprintf("%d MB", o.MaxBytes>>20), Hint: h}
 		}
 		events += c.Events
 		lp += c.LPSeconds

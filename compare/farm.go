@@ -31,28 +31,31 @@ func skip(p *platform.Platform, strategy string) string {
 // farm runs one farming strategy with m tasks of V/m units.
 func farm(ctx context.Context, p *platform.Platform, o Options, strategy string, m int) (Row, error) {
 	if why := skip(p, strategy); why != "" {
-		return Row{Strategy: strategy, Tasks: m, Skipped: true, Note: why}, nil
+		row := Row{Strategy: strategy, Tasks: m, Skipped: true, Note: why}
+		o.traceSkipped(&row)
+		return row, nil
 	}
 	x := p.V / float64(m)
+	run := platform.RunOptions{Trace: o.recorder(&Row{Strategy: strategy, Tasks: m})}
 	switch {
 	case p.Kind == platform.Star:
-		return neppRow(ctx, p, o, strategy, m, x)
+		return neppRow(ctx, p, o, run, strategy, m, x)
 	case strategy == "harness":
-		return dayRow(ctx, p, m, x)
+		return dayRow(ctx, p, run, m, x)
 	}
-	return pfarmRow(ctx, p, m, x)
+	return pfarmRow(ctx, p, run, m, x)
 }
 
 // pfarmRow runs Pfarm with the master at the root of the chain or tree
 // (pfarm.FromPlatform). Like the other farms it runs without limits of its
-// own: Check held every run against compare's limits.
-func pfarmRow(ctx context.Context, p *platform.Platform, m int, x float64) (Row, error) {
+// own (run has none): Check held every run against compare's limits.
+func pfarmRow(ctx context.Context, p *platform.Platform, run platform.RunOptions, m int, x float64) (Row, error) {
 	row := Row{Strategy: "demand", Tasks: m}
 	cfg, err := pfarm.FromPlatform(p, m)
 	if err != nil {
 		return row, fmt.Errorf("compare: demand: %w", err)
 	}
-	rep, err := pfarm.Run(ctx, cfg, platform.RunOptions{})
+	rep, err := pfarm.Run(ctx, cfg, run)
 	if err != nil {
 		return row, fmt.Errorf("compare: demand: %w", err)
 	}
@@ -78,13 +81,13 @@ var neppAlgorithm = map[string]nepp.Algorithm{"demand": nepp.Simple, "queue": ne
 
 // neppRow runs one of NEPP's distributions on the star
 // (nepp.FromPlatform).
-func neppRow(ctx context.Context, p *platform.Platform, o Options, strategy string, m int, x float64) (Row, error) {
+func neppRow(ctx context.Context, p *platform.Platform, o Options, run platform.RunOptions, strategy string, m int, x float64) (Row, error) {
 	row := Row{Strategy: strategy, Tasks: m}
 	cfg, err := nepp.FromPlatform(p, neppAlgorithm[strategy], m, o.Queue)
 	if err != nil {
 		return row, fmt.Errorf("compare: %s: %w", strategy, err)
 	}
-	rep, err := nepp.Run(ctx, cfg, platform.RunOptions{})
+	rep, err := nepp.Run(ctx, cfg, run)
 	if err != nil {
 		return row, fmt.Errorf("compare: %s: %w", strategy, err)
 	}
@@ -109,13 +112,13 @@ func neppRow(ctx context.Context, p *platform.Platform, o Options, strategy stri
 }
 
 // dayRow runs Day's harness D on the chain (day.FromPlatform).
-func dayRow(ctx context.Context, p *platform.Platform, m int, x float64) (Row, error) {
+func dayRow(ctx context.Context, p *platform.Platform, run platform.RunOptions, m int, x float64) (Row, error) {
 	row := Row{Strategy: "harness", Tasks: m}
 	cfg, err := day.FromPlatform(p, m)
 	if err != nil {
 		return row, fmt.Errorf("compare: harness: %w", err)
 	}
-	rep, err := day.Run(ctx, cfg, platform.RunOptions{})
+	rep, err := day.Run(ctx, cfg, run)
 	if err != nil {
 		return row, fmt.Errorf("compare: harness: %w", err)
 	}

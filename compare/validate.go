@@ -37,6 +37,7 @@ const (
 	FieldMaxBytes      = "MaxBytes"
 	FieldMaxEvents     = "MaxEvents"
 	FieldMaxLPSeconds  = "MaxLPSeconds"
+	FieldTrace         = "Trace"
 )
 
 // MaxWorkers bounds the platform; MaxTasks a task count.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,7 +9,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/dlsched/dlsched/compare"
-	"github.com/dlsched/dlsched/internal/atomicfile"
 	"github.com/dlsched/dlsched/platform"
 	"github.com/dlsched/dlsched/plotting"
 	"github.com/dlsched/dlsched/problem"
@@ -42,13 +40,18 @@ func compareCommand() *cli.Command {
 		&cli.StringFlag{Name: "plot", Usage: "draw makespan against the task count (.svg or .png)"},
 		&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json"},
 		&cli.StringFlag{Name: "out", Usage: "write the report to this file instead of stdout"},
+		&cli.StringFlag{Name: "trace", Usage: "write every row's run as a Chrome trace (.json; Perfetto, chrome://tracing): one process per row"},
 	}
 	return &cli.Command{
 		Name:  "compare",
 		Usage: "divide the load optimally, or farm it out? every strategy on one platform",
 		Description: "Times in seconds; S per message, C and A per unit of load. Example:\n" +
 			"  dlsched compare --topology star --m 4 --S 1e-3 --C 1e-6 --A 1e-3 --D 1e4 --V 5e3 --slow 2@0=0.2 --tasks 10,100,1000\n" +
-			"Exit status 1 when no strategy completed (every one skipped or lost work to a crash).",
+			"Exit status 1 when no strategy completed (every one skipped or lost work to a crash).\n" +
+			"--format json writes a dlsched.compare/1 document (schema/compare.schema.json). --trace FILE.json writes\n" +
+			"every row's run as a Chrome trace, one process per row (\"dls\", \"demand (M = 100)\"): a farm's simulation\n" +
+			"with its model's processes as tracks, a planned schedule's replay on the real platform as its transfers and\n" +
+			"computations; open it in ui.perfetto.dev (Open trace file) or chrome://tracing (Load).",
 		Flags:  append(flags, limitFlags()...),
 		Action: compareAction,
 	}
@@ -60,7 +63,7 @@ var compareFlags = map[string]string{
 	compare.FieldResultPerUnit: "result-per-unit", compare.FieldSlows: "slow", compare.FieldCrashes: "crash",
 	compare.FieldTasks: "tasks", compare.FieldQueue: "queue", compare.FieldStrategies: "strategies",
 	compare.FieldNMax: "nmax", compare.FieldMaxBytes: "max-memory", compare.FieldMaxEvents: "max-events",
-	compare.FieldMaxLPSeconds: "max-lp-seconds",
+	compare.FieldMaxLPSeconds: "max-lp-seconds", compare.FieldTrace: "trace",
 }
 
 // compareFlag is the flag of a compare field: "--nmax", "--S".
@@ -85,13 +88,17 @@ func compareAction(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return usagef("unexpected argument %q", c.Args().First())
 	}
-	format, plotFormat, err := compareOutputs(c)
+	out, err := readOutputs(c)
 	if err != nil {
 		return err
 	}
 	p, o, err := compareInput(c)
 	if err != nil {
 		return err
+	}
+	tr := out.recorder("s")
+	if tr != nil {
+		o.Trace = tr
 	}
 	if err := compare.Check(&p, o); err != nil {
 		return compareErr(err)
@@ -111,12 +118,11 @@ func compareAction(c *cli.Context) error {
 	if err != nil {
 		return compareErr(err)
 	}
-	if plotFormat != "" {
-		if err := atomicfile.Write(c.String("plot"), func(w io.Writer) error { return plotting.Write(w, plotFormat, r.Chart()) }); err != nil {
-			return err
-		}
+	if tr != nil {
+		tr.Makespan = bestMakespan(r)
 	}
-	if err := writeReport(c.String("out"), format, r.WriteJSON, r.WriteTable); err != nil {
+	charts := func() []plotting.Chart { return []plotting.Chart{r.Chart()} }
+	if err := out.write(r, charts, 1, tr); err != nil {
 		return err
 	}
 	if err := r.Err(); err != nil {
@@ -125,24 +131,16 @@ func compareAction(c *cli.Context) error {
 	return nil
 }
 
-// compareOutputs checks --format, --out and --plot before anything runs.
-func compareOutputs(c *cli.Context) (format, plotFormat string, err error) {
-	format = c.String("format")
-	if format != "table" && format != "json" {
-		return "", "", usagef("invalid --format %s: want table or json", format)
-	}
-	if err := checkOutPath("out", c.String("out")); err != nil {
-		return "", "", err
-	}
-	if path := c.String("plot"); path != "" {
-		if plotFormat, err = plotting.Format(path); err != nil {
-			return "", "", usagef("invalid --plot %s: want a file ending in .svg or .png", path)
-		}
-		if err := checkOutPath("plot", path); err != nil {
-			return "", "", err
+// bestMakespan is the least makespan of the completed rows (0: none),
+// the trace's makespan.
+func bestMakespan(r *compare.Report) float64 {
+	best := 0.0
+	for _, x := range r.Rows {
+		if x.Completed && !x.Skipped && (best == 0 || *x.Makespan < best) {
+			best = *x.Makespan
 		}
 	}
-	return format, plotFormat, nil
+	return best
 }
 
 // compareInput reads the platform and the options of compare.
