@@ -142,7 +142,7 @@ func TestChain(t *testing.T) {
 	}
 }
 
-// Invalid platforms are refused with a *problem.FieldError naming the
+// Invalid platforms are refused with a *platform.FieldError naming the
 // field in the library's words (the command line maps them to flags).
 func TestValidate(t *testing.T) {
 	for _, c := range []struct {
@@ -159,7 +159,7 @@ func TestValidate(t *testing.T) {
 		{platform.Platform{Topology: platform.Topology{Kind: "chain", M: 2}, A: 1, V: 1, D: 1, PerWorkerA: []float64{1, 1}}, FieldProcs},
 		{platform.Platform{Topology: platform.Topology{Kind: "kary", K: 2, Depth: 20}, A: 1, V: 1, D: 1}, FieldDepth},
 	} {
-		var fe *problem.FieldError
+		var fe *platform.FieldError
 		if err := Validate(&c.p); !errors.As(err, &fe) || fe.Field != c.field {
 			t.Errorf("%+v: %v, want a FieldError on %s", c.p, err, c.field)
 		}

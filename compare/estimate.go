@@ -94,7 +94,7 @@ type SizeError struct {
 // Error implements error.
 func (e *SizeError) Error() string { return e.Format(func(f string) string { return f }) }
 
-// Format implements problem.Named: the limit and the hint's fields are
+// Format implements platform.Named: the limit and the hint's fields are
 // rendered by name.
 func (e *SizeError) Format(name func(string) string) string {
 	who := e.Strategy
@@ -102,7 +102,7 @@ func (e *SizeError) Format(name func(string) string) string {
 		who = fmt.Sprintf("%s with %d tasks", e.Strategy, e.Tasks)
 	}
 	return fmt.Sprintf("compare: %s: %s needs about %s, more than the limit of %s (%s); %s",
-		who, e.What, e.Estimate, e.Limit, name(e.Field), problem.Expand(e.Hint, name))
+		who, e.What, e.Estimate, e.Limit, name(e.Field), platform.Expand(e.Hint, name))
 }
 
 // Check validates the platform and the options and refuses a run whose
@@ -185,7 +185,7 @@ func hint(c Cost) string {
 }
 
 // Estimate returns the estimated cost of every run of Run, in Run's
-// order, from the inputs alone; its errors are *problem.FieldError (a
+// order, from the inputs alone; its errors are *platform.FieldError (a
 // search over n that cannot reach n_min).
 func Estimate(p *platform.Platform, o Options) ([]Cost, error) {
 	o = o.withDefaults()

@@ -48,7 +48,7 @@ func TestCheckRefuses(t *testing.T) {
 			t.Errorf("%s: Check made %.0f allocations", Describe(&c.p), allocs)
 		}
 		var se *SizeError
-		var fe *problem.FieldError
+		var fe *platform.FieldError
 		switch {
 		case c.field == "":
 			if err != nil {

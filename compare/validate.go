@@ -8,12 +8,11 @@ import (
 	"strings"
 
 	"github.com/dlsched/dlsched/platform"
-	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/topology"
 )
 
-// The names of the inputs in errors (*problem.FieldError and *SizeError,
-// which implement problem.Named): the platform's by their JSON names (the
+// The names of the inputs in errors (*platform.FieldError and *SizeError,
+// which implement platform.Named): the platform's by their JSON names (the
 // paper's symbols S, C, A, D, V, m), the options' by their names in
 // Options. The command line maps each to its flag.
 const (
@@ -47,7 +46,7 @@ const (
 )
 
 func fieldErr(field string, value any, want string, args ...any) error {
-	return &problem.FieldError{Field: field, Value: fmt.Sprint(value), Want: fmt.Sprintf(want, args...)}
+	return platform.Bad("compare", field, value, fmt.Sprintf(want, args...))
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
@@ -55,7 +54,7 @@ func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 func gs(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 // Validate checks the platform in compare's words: errors are
-// *problem.FieldError naming the field by its JSON name (FieldM, FieldS,
+// *platform.FieldError naming the field by its JSON name (FieldM, FieldS,
 // ...), which the command line maps to its flags. It accepts what
 // platform's Validate accepts, which the models' FromPlatform call again.
 func Validate(p *platform.Platform) error {

@@ -74,10 +74,12 @@ func compareFlag(field string) string {
 	return flagName(field)
 }
 
-// compareErr turns a library error that names inputs into bad usage
-// naming compare's flags; other errors pass unchanged.
+// compareErr turns a library error that names inputs (compare's
+// *platform.FieldError and *SizeError, the LP side's problem errors: the
+// same method set) into bad usage naming compare's flags; other errors
+// pass unchanged.
 func compareErr(err error) error {
-	var n problem.Named
+	var n platform.Named
 	if errors.As(err, &n) {
 		return usage(errors.New(n.Format(compareFlag)))
 	}
