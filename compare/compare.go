@@ -17,6 +17,11 @@
 //     (stars);
 //   - harness: Day's harness D on a chain.
 //
+// Every strategy receives the same platform.Platform: the farms are built
+// from it by nepp.FromPlatform, pfarm.FromPlatform and day.FromPlatform,
+// the planned schedules' LP by problem.FromPlatform; compare translates
+// nothing by hand.
+//
 // A strategy that does not apply is listed with the reason; one that did
 // not complete (a crash lost work) has no makespan. The lower bound is one
 // no strategy can beat on the real platform.
@@ -32,65 +37,11 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/dlsched/dlsched/platform"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solve"
-	"github.com/dlsched/dlsched/topology"
+	"github.com/dlsched/dlsched/trace"
 )
-
-// Slow slows worker Worker (1-based) to Factor times its speed from At on.
-type Slow struct {
-	Worker int     `json:"worker"`
-	At     float64 `json:"at"`
-	Factor float64 `json:"factor"`
-}
-
-// Crash ends worker Worker at At.
-type Crash struct {
-	Worker int     `json:"worker"`
-	At     float64 `json:"at"`
-}
-
-// Platform is the one platform every strategy runs on.
-type Platform struct {
-	// Topology is "star" (M workers), "chain" (M workers in a line below
-	// the master) or "kary" (a complete K-ary tree of Depth worker levels
-	// under the master, workers in heap order).
-	Topology string  `json:"topology"`
-	M        int     `json:"m,omitempty"`
-	K        int     `json:"k,omitempty"`
-	Depth    int     `json:"depth,omitempty"`
-	S        float64 `json:"S"`
-	C        float64 `json:"C"`
-	A        float64 `json:"A"`
-	// Procs gives per-worker A (stars), overriding A.
-	Procs []float64 `json:"procs,omitempty"`
-	// D is the buffer size (Inf: unlimited) and V the load.
-	D schedule.Float `json:"D"`
-	V float64        `json:"V"`
-	// ResultPerUnit is the result size per unit of load (default 0).
-	ResultPerUnit float64 `json:"result_per_unit"`
-	// Slows and Crashes perturb the real platform; the planner of dls
-	// does not know them.
-	Slows   []Slow  `json:"slows,omitempty"`
-	Crashes []Crash `json:"crashes,omitempty"`
-}
-
-// Workers returns the number of workers.
-func (p *Platform) Workers() int {
-	if p.Topology == "kary" {
-		return topology.KAryNodes(p.K, p.Depth+1) - 1
-	}
-	return p.M
-}
-
-func (p *Platform) a(i int) float64 { // worker i, 1-based
-	if len(p.Procs) > 0 {
-		return p.Procs[i-1]
-	}
-	return p.A
-}
-
-func (p *Platform) perturbed() bool { return len(p.Slows) > 0 || len(p.Crashes) > 0 }
 
 // Options choose the strategies, their parameters and the limits of a run.
 type Options struct {
@@ -117,6 +68,12 @@ type Options struct {
 	// Progress, if set, is called after each strategy run (a task count
 	// of a farm is one run) with the runs done (of Runs).
 	Progress func(done int)
+	// Trace, if set, records every row's run as one process named after
+	// the row (RowName), in the report's order: the farms' simulations
+	// with their models' processes and tracks as its tracks, the planned
+	// schedules' replays on the real platform as their transfers and
+	// computations; a skipped row is an instant at 0 with the reason.
+	Trace trace.Recorder
 }
 
 // Strategies lists every strategy name in output order.
@@ -177,12 +134,18 @@ func planOf(s *schedule.Schedule) *Plan {
 		WorkerOrder: s.WorkerOrder, WorkerOrderMethod: s.WorkerOrderMethod}
 }
 
-// Report is the comparison.
+// Format is the declared format of the JSON report (WriteJSON), described
+// by schema/compare.schema.json.
+const Format = "dlsched.compare/1"
+
+// Report is the comparison (JSON field names are part of the CLI
+// contract, described by schema/compare.schema.json).
 type Report struct {
-	Platform         Platform `json:"platform"`
-	Rows             []Row    `json:"rows"`
-	LowerBound       float64  `json:"lower_bound"`
-	LowerBoundMethod string   `json:"lower_bound_method"`
+	Format           string            `json:"format"`
+	Platform         platform.Platform `json:"platform"`
+	Rows             []Row             `json:"rows"`
+	LowerBound       float64           `json:"lower_bound"`
+	LowerBoundMethod string            `json:"lower_bound_method"`
 	// Best names the completed row of least makespan; it is absent when
 	// no strategy completed (Err then says so).
 	Best string `json:"best,omitempty"`
@@ -212,7 +175,7 @@ func (r *Report) Err() error {
 // its highest speed factor over the run), and the master's ports, which
 // must carry all V units: S + C·V/ports (1 port for a star and a chain, k
 // for a k-ary tree, whose master sends to its k children at once).
-func LowerBound(p *Platform) (float64, string) {
+func LowerBound(p *platform.Platform) (float64, string) {
 	w := p.Workers()
 	speed := 0.0
 	for i := 1; i <= w; i++ {
@@ -222,11 +185,11 @@ func LowerBound(p *Platform) (float64, string) {
 				f = math.Max(f, s.Factor)
 			}
 		}
-		speed += f / p.a(i)
+		speed += f / p.WorkerA(i)
 	}
 	work := p.V / speed
 	ports := 1.0
-	if p.Topology == "kary" {
+	if p.Kind == platform.KAry {
 		ports = float64(p.K)
 	}
 	comm := p.S + p.C*p.V/ports
@@ -239,13 +202,13 @@ func LowerBound(p *Platform) (float64, string) {
 // Run evaluates every applicable strategy on the platform, after Check.
 // A report in which nothing completed is returned with Best empty; its
 // Err says so.
-func Run(ctx context.Context, p Platform, o Options) (*Report, error) {
+func Run(ctx context.Context, p platform.Platform, o Options) (*Report, error) {
 	o = o.withDefaults()
 	if err := Check(&p, o); err != nil {
 		return nil, err
 	}
 	use := o.uses()
-	r := &Report{Platform: p}
+	r := &Report{Format: Format, Platform: p}
 	r.LowerBound, r.LowerBoundMethod = LowerBound(&p)
 	done := 0
 	step := func() {
@@ -276,22 +239,28 @@ func Run(ctx context.Context, p Platform, o Options) (*Report, error) {
 	return r, nil
 }
 
-// planned adds the rows of dls and dls-known.
-func (r *Report) planned(ctx context.Context, p *Platform, o Options, use func(string) bool, step func()) error {
-	row, err := dls(ctx, p, o)
+// planned adds the rows of dls and dls-known, and their runs to the
+// trace.
+func (r *Report) planned(ctx context.Context, p *platform.Platform, o Options, use func(string) bool, step func()) error {
+	row, run, err := dls(ctx, p, o)
 	if err != nil {
 		return err
 	}
 	step()
 	if use("dls") {
 		r.Rows = append(r.Rows, row)
+		run.record(o.recorder(&row))
 	}
 	if use("dls-known") {
-		known, err := dlsKnown(ctx, p, o, row)
+		known, knownRun, err := dlsKnown(ctx, p, o, row, run)
 		if err != nil {
 			return err
 		}
 		r.Rows = append(r.Rows, known)
+		if known.Skipped {
+			o.traceSkipped(&known)
+		}
+		knownRun.record(o.recorder(&known))
 		step()
 	}
 	return nil

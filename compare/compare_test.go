@@ -11,13 +11,14 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/dlsched/dlsched/platform"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solve"
 )
 
-func fig6(m int) Platform {
-	return Platform{Topology: "star", M: m, S: 1e-3, C: 1e-6, A: 1e-3, D: schedule.Float(1e4), V: 5e3}
+func fig6(m int) platform.Platform {
+	return platform.Platform{Topology: platform.Topology{Kind: "star", M: m}, S: 1e-3, C: 1e-6, A: 1e-3, D: schedule.Float(1e4), V: 5e3}
 }
 
 func row(t *testing.T, r *Report, strategy string, tasks int) Row {
@@ -81,7 +82,7 @@ func TestNominalStar(t *testing.T) {
 func TestSlowWorker(t *testing.T) {
 	s := newClp(t)
 	p := fig6(4)
-	p.Slows = []Slow{{Worker: 2, At: 0, Factor: 0.2}}
+	p.Slows = []platform.Slow{{Worker: 2, At: 0, Factor: 0.2}}
 	r, err := Run(context.Background(), p, Options{Solver: s, NMax: 40, Tasks: []int{1000}})
 	if err != nil {
 		t.Fatal(err)
@@ -104,7 +105,7 @@ func TestSlowWorker(t *testing.T) {
 func TestCrash(t *testing.T) {
 	s := newClp(t)
 	p := fig6(4)
-	p.Crashes = []Crash{{Worker: 3, At: 0.1}}
+	p.Crashes = []platform.Crash{{Worker: 3, At: 0.1}}
 	r, err := Run(context.Background(), p, Options{Solver: s, NMax: 40, Tasks: []int{100}})
 	if err != nil {
 		t.Fatal(err)
@@ -125,7 +126,7 @@ func TestCrash(t *testing.T) {
 // Day's harness D; queue and replicate are skipped with a reason.
 func TestChain(t *testing.T) {
 	s := newClp(t)
-	p := Platform{Topology: "chain", M: 4, S: 1e-3, C: 1e-6, A: 1e-3, D: schedule.Float(math.Inf(1)), V: 5e3}
+	p := platform.Platform{Topology: platform.Topology{Kind: "chain", M: 4}, S: 1e-3, C: 1e-6, A: 1e-3, D: schedule.Float(math.Inf(1)), V: 5e3}
 	r, err := Run(context.Background(), p, Options{Solver: s, NMax: 40, Tasks: []int{40}})
 	if err != nil {
 		t.Fatal(err)
@@ -141,25 +142,25 @@ func TestChain(t *testing.T) {
 	}
 }
 
-// Invalid platforms are refused with a *problem.FieldError naming the
+// Invalid platforms are refused with a *platform.FieldError naming the
 // field in the library's words (the command line maps them to flags).
 func TestValidate(t *testing.T) {
 	for _, c := range []struct {
-		p     Platform
+		p     platform.Platform
 		field string
 	}{
-		{Platform{Topology: "ring", M: 2, A: 1, V: 1, D: 1}, FieldTopology},
-		{Platform{Topology: "star", M: 0, A: 1, V: 1, D: 1}, FieldM},
-		{Platform{Topology: "star", M: 2, A: 0, V: 1, D: 1}, FieldA},
-		{Platform{Topology: "star", M: 2, A: 1, V: 1, D: 0}, FieldD},
-		{Platform{Topology: "star", M: 2, A: 1, V: 1, D: 1, S: math.Inf(1)}, FieldS},
-		{Platform{Topology: "star", M: 2, A: 1, V: 1, D: 1, Slows: []Slow{{Worker: 3, Factor: 1}}}, FieldSlows},
-		{Platform{Topology: "star", M: 2, A: 1, V: 1, D: 1, Crashes: []Crash{{Worker: 1, At: math.NaN()}}}, FieldCrashes},
-		{Platform{Topology: "chain", M: 2, A: 1, V: 1, D: 1, Procs: []float64{1, 1}}, FieldProcs},
-		{Platform{Topology: "kary", K: 2, Depth: 20, A: 1, V: 1, D: 1}, FieldDepth},
+		{platform.Platform{Topology: platform.Topology{Kind: "ring", M: 2}, A: 1, V: 1, D: 1}, FieldTopology},
+		{platform.Platform{Topology: platform.Topology{Kind: "star", M: 0}, A: 1, V: 1, D: 1}, FieldM},
+		{platform.Platform{Topology: platform.Topology{Kind: "star", M: 2}, A: 0, V: 1, D: 1}, FieldA},
+		{platform.Platform{Topology: platform.Topology{Kind: "star", M: 2}, A: 1, V: 1, D: 0}, FieldD},
+		{platform.Platform{Topology: platform.Topology{Kind: "star", M: 2}, A: 1, V: 1, D: 1, S: math.Inf(1)}, FieldS},
+		{platform.Platform{Topology: platform.Topology{Kind: "star", M: 2}, A: 1, V: 1, D: 1, Slows: []platform.Slow{{Worker: 3, Factor: 1}}}, FieldSlows},
+		{platform.Platform{Topology: platform.Topology{Kind: "star", M: 2}, A: 1, V: 1, D: 1, Crashes: []platform.Crash{{Worker: 1, At: math.NaN()}}}, FieldCrashes},
+		{platform.Platform{Topology: platform.Topology{Kind: "chain", M: 2}, A: 1, V: 1, D: 1, PerWorkerA: []float64{1, 1}}, FieldProcs},
+		{platform.Platform{Topology: platform.Topology{Kind: "kary", K: 2, Depth: 20}, A: 1, V: 1, D: 1}, FieldDepth},
 	} {
-		var fe *problem.FieldError
-		if err := c.p.Validate(); !errors.As(err, &fe) || fe.Field != c.field {
+		var fe *platform.FieldError
+		if err := Validate(&c.p); !errors.As(err, &fe) || fe.Field != c.field {
 			t.Errorf("%+v: %v, want a FieldError on %s", c.p, err, c.field)
 		}
 	}
@@ -173,29 +174,29 @@ func TestNothingCompleted(t *testing.T) {
 	s := newClp(t)
 	all := fig6(4)
 	for w := 1; w <= 4; w++ {
-		all.Crashes = append(all.Crashes, Crash{Worker: w, At: 0})
+		all.Crashes = append(all.Crashes, platform.Crash{Worker: w, At: 0})
 	}
-	chain := Platform{Topology: "chain", M: 4, S: 1e-3, C: 1e-6, A: 1e-3, D: 1e4, V: 5e3, Crashes: []Crash{{Worker: 2, At: 0.1}}}
-	for _, p := range []Platform{all, chain} {
+	chain := platform.Platform{Topology: platform.Topology{Kind: "chain", M: 4}, S: 1e-3, C: 1e-6, A: 1e-3, D: 1e4, V: 5e3, Crashes: []platform.Crash{{Worker: 2, At: 0.1}}}
+	for _, p := range []platform.Platform{all, chain} {
 		r, err := Run(context.Background(), p, Options{Solver: s, NMax: 40, Tasks: []int{10}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		var ne *NothingCompletedError
 		if r.Best != "" || !errors.As(r.Err(), &ne) || ne.Rows != len(r.Rows) {
-			t.Errorf("%s: best %q, err %v", p.Describe(), r.Best, r.Err())
+			t.Errorf("%s: best %q, err %v", Describe(&p), r.Best, r.Err())
 		}
 		for _, x := range r.Rows {
 			if x.Completed || x.Makespan != nil || x.Ratio != nil || x.Utilisation != nil {
-				t.Errorf("%s: %s/%d: %+v", p.Describe(), x.Strategy, x.Tasks, x)
+				t.Errorf("%s: %s/%d: %+v", Describe(&p), x.Strategy, x.Tasks, x)
 			}
 			if !x.Skipped && !strings.HasPrefix(x.Note, "did not complete: ") {
-				t.Errorf("%s: %s/%d: note %q does not say why", p.Describe(), x.Strategy, x.Tasks, x.Note)
+				t.Errorf("%s: %s/%d: note %q does not say why", Describe(&p), x.Strategy, x.Tasks, x.Note)
 			}
 		}
 		var buf bytes.Buffer
 		if err := r.WriteJSON(&buf); err != nil || !strings.Contains(buf.String(), `"makespan": null`) || strings.Contains(buf.String(), `"best"`) {
-			t.Errorf("%s: JSON %s", p.Describe(), buf.String())
+			t.Errorf("%s: JSON %s", Describe(&p), buf.String())
 		}
 	}
 }
@@ -209,10 +210,9 @@ func TestNothingCompleted(t *testing.T) {
 func TestUtilisationAtMostOne(t *testing.T) {
 	s := newClp(t)
 	rapid.Check(t, func(rt *rapid.T) {
-		p := Platform{Topology: rapid.SampledFrom([]string{"star", "chain"}).Draw(rt, "topology"),
-			M: rapid.IntRange(1, 5).Draw(rt, "m"), S: 1e-3, C: 1e-6, A: 1e-3, V: 5e3,
-			D: schedule.Float(rapid.SampledFrom([]float64{math.Inf(1), 2500}).Draw(rt, "D"))}
-		p.Slows = []Slow{{Worker: rapid.IntRange(1, p.M).Draw(rt, "worker"), At: rapid.Float64Range(0, 1).Draw(rt, "at"),
+		p := platform.Platform{Topology: platform.Topology{Kind: rapid.SampledFrom([]platform.Kind{"star", "chain"}).Draw(rt, "topology"), M: rapid.IntRange(1, 5).Draw(rt, "m")},
+			S: 1e-3, C: 1e-6, A: 1e-3, V: 5e3, D: schedule.Float(rapid.SampledFrom([]float64{math.Inf(1), 2500}).Draw(rt, "D"))}
+		p.Slows = []platform.Slow{{Worker: rapid.IntRange(1, p.M).Draw(rt, "worker"), At: rapid.Float64Range(0, 1).Draw(rt, "at"),
 			Factor: rapid.SampledFrom([]float64{0.1, 0.5, 2, 10, 1e3, 1e300}).Draw(rt, "factor")}}
 		r, err := Run(context.Background(), p, Options{Solver: s, NMax: 5, Tasks: []int{10, 200}})
 		if err != nil {
@@ -223,10 +223,10 @@ func TestUtilisationAtMostOne(t *testing.T) {
 				continue
 			}
 			if u := *x.Utilisation; !(u >= 0 && u <= 1+1e-12) {
-				rt.Errorf("%s: %s/%d: utilisation %g", p.Describe(), x.Strategy, x.Tasks, u)
+				rt.Errorf("%s: %s/%d: utilisation %g", Describe(&p), x.Strategy, x.Tasks, u)
 			}
 			if ms(x) < r.LowerBound*(1-1e-12) {
-				rt.Errorf("%s: %s/%d: makespan %g below the bound %g", p.Describe(), x.Strategy, x.Tasks, ms(x), r.LowerBound)
+				rt.Errorf("%s: %s/%d: makespan %g below the bound %g", Describe(&p), x.Strategy, x.Tasks, ms(x), r.LowerBound)
 			}
 		}
 	})
@@ -281,8 +281,8 @@ func TestChart(t *testing.T) {
 // dls-known replan maps its order back to the platform's workers.
 func TestHeterogeneousPlanSearchesOrder(t *testing.T) {
 	s := newClp(t)
-	p := Platform{Topology: "star", M: 4, S: 0.05, C: 0.01, A: 0.1, D: schedule.Float(math.Inf(1)), V: 100,
-		Procs: []float64{0.4, 0.1, 0.2, 0.05}, Crashes: []Crash{{Worker: 2, At: 0}}}
+	p := platform.Platform{Topology: platform.Topology{Kind: "star", M: 4}, S: 0.05, C: 0.01, A: 0.1, D: schedule.Float(math.Inf(1)), V: 100,
+		PerWorkerA: []float64{0.4, 0.1, 0.2, 0.05}, Crashes: []platform.Crash{{Worker: 2, At: 0}}}
 	r, err := Run(context.Background(), p, Options{Solver: s, NMax: 5, Strategies: []string{"dls", "dls-known"}})
 	if err != nil {
 		t.Fatal(err)
@@ -291,7 +291,11 @@ func TestHeterogeneousPlanSearchesOrder(t *testing.T) {
 	if d.Plan == nil || d.Plan.WorkerOrderMethod != "exact" || len(d.Plan.WorkerOrder) == 0 {
 		t.Fatalf("dls plan %+v", d.Plan)
 	}
-	given, err := solve.Schedule(p.problem(p.Procs), d.Plan.Stages, solve.Options{Solver: s, WorkerOrder: solve.OrderGiven})
+	pr, err := problem.FromPlatform(nominal(&p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	given, err := solve.Schedule(pr, d.Plan.Stages, solve.Options{Solver: s, WorkerOrder: solve.OrderGiven})
 	if err != nil {
 		t.Fatal(err)
 	}

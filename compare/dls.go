@@ -8,47 +8,26 @@ import (
 
 	"github.com/dlsched/dlsched/executor/replay"
 	"github.com/dlsched/dlsched/optimize"
+	"github.com/dlsched/dlsched/platform"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solve"
 	"github.com/dlsched/dlsched/topology"
 )
 
-// problem is the platform as a divisible-load problem (Drozdowski &
-// Wolniewicz): a star (with per-worker A when procs is not nil), or an
-// ordinary tree of out-degree 1 (a chain) or k.
-func (p *Platform) problem(procs []float64) *problem.Problem {
-	pr := &problem.Problem{S: p.S, C: p.C, A: p.A, D: float64(p.D), V: p.V, Buffers: 1, Order: topology.NLF}
-	switch p.Topology {
-	case "star":
-		pr.Kind, pr.M = topology.Star, p.M
-		if procs != nil {
-			pr.M = len(procs)
-			for _, a := range procs {
-				pr.Procs = append(pr.Procs, schedule.Proc{S: p.S, C: p.C, A: a})
-			}
-		}
-	case "chain":
-		pr.Kind, pr.P, pr.H = topology.Tree, 1, p.M
-	case "kary":
-		pr.Kind, pr.P, pr.H = topology.Tree, p.K, p.Depth
-	}
-	return pr
+// nominal is the platform the planner of dls knows: p without its
+// perturbations, and without results — the planned rows plan and replay
+// the distribution of the load alone (result_per_unit is the farms').
+func nominal(p *platform.Platform) *platform.Platform {
+	q := *p
+	q.Slows, q.Crashes, q.ResultPerUnit = nil, nil, 0
+	return &q
 }
 
-// nominalProcs is the per-worker A of the nominal platform (nil when
-// homogeneous).
-func (p *Platform) nominalProcs() []float64 {
-	if len(p.Procs) > 0 {
-		return p.Procs
-	}
-	return nil
-}
-
-// knownProcs is the platform dls-known plans for: the workers that do not
-// crash, each slowed one with its A divided by its (last) factor, and
-// their worker numbers.
-func (p *Platform) knownProcs() ([]float64, []int) {
+// known is the platform dls-known plans for (a star): the workers that do
+// not crash, each slowed one with its A divided by its (last) factor, and
+// their worker numbers; nil when every worker crashes.
+func known(p *platform.Platform) (*platform.Platform, []int) {
 	dead := map[int]bool{}
 	for _, c := range p.Crashes {
 		dead[c.Worker] = true
@@ -59,21 +38,31 @@ func (p *Platform) knownProcs() ([]float64, []int) {
 		if dead[i] {
 			continue
 		}
-		a := p.a(i)
+		a := p.WorkerA(i)
 		for _, s := range p.Slows {
 			if s.Worker == i {
-				a = p.a(i) / s.Factor
+				a = p.WorkerA(i) / s.Factor
 			}
 		}
 		procs = append(procs, a)
 		ids = append(ids, i)
 	}
-	return procs, ids
+	if len(procs) == 0 {
+		return nil, nil
+	}
+	q := nominal(p)
+	q.M, q.PerWorkerA = len(procs), procs
+	return q, ids
 }
 
-// bestSchedule is the schedule of pr at its best n (optimize.OverN),
-// solved as `dlsched solve --stages n` solves it (the pattern search).
-func bestSchedule(pr *problem.Problem, o Options) (*schedule.Schedule, error) {
+// bestSchedule is the schedule of the platform's LP (problem.FromPlatform)
+// at its best n (optimize.OverN), solved as `dlsched solve --stages n`
+// solves it (the pattern search).
+func bestSchedule(p *platform.Platform, o Options) (*schedule.Schedule, error) {
+	pr, err := problem.FromPlatform(p)
+	if err != nil {
+		return nil, err
+	}
 	res, err := optimize.OverN(pr, optimize.Options{Solve: solve.Options{Solver: o.Solver, MaxModelBytes: o.MaxBytes}, NMax: o.NMax})
 	if err != nil {
 		return nil, err
@@ -83,7 +72,7 @@ func bestSchedule(pr *problem.Problem, o Options) (*schedule.Schedule, error) {
 
 // faults maps the platform's perturbations to replay faults (worker i is
 // node i: stars by number, trees in heap order, which is topology.Build's).
-func (p *Platform) faults() []replay.Fault {
+func faults(p *platform.Platform) []replay.Fault {
 	var out []replay.Fault
 	for _, s := range p.Slows {
 		out = append(out, replay.Fault{Node: s.Worker, At: s.At, Speed: s.Factor})
@@ -100,34 +89,49 @@ func (o Options) replay(ctx context.Context, faults []replay.Fault) replay.Optio
 }
 
 // dls plans for the nominal platform, verifies the plan there, and replays
-// it in earliest mode on the real platform.
-func dls(ctx context.Context, p *Platform, o Options) (Row, error) {
+// it in earliest mode on the real platform; the run on the real platform
+// is returned for the trace when one is recorded (Options.Trace).
+func dls(ctx context.Context, p *platform.Platform, o Options) (Row, *ran, error) {
 	row := Row{Strategy: "dls"}
-	s, err := bestSchedule(p.problem(p.nominalProcs()), o)
+	s, err := bestSchedule(nominal(p), o)
 	if err != nil {
-		return row, fmt.Errorf("compare: dls: %w", err)
+		return row, nil, fmt.Errorf("compare: dls: %w", err)
 	}
 	ver, err := replay.Verify(s, o.replay(ctx, nil))
 	if err != nil {
-		return row, fmt.Errorf("compare: dls: verification: %w", err)
+		return row, nil, fmt.Errorf("compare: dls: verification: %w", err)
 	}
 	row.Verified = ver.OK
 	row.Plan = planOf(s)
 	row.Messages, row.Units = dlsTraffic(p, s)
-	res, err := replay.Earliest(s, o.replay(ctx, p.faults()))
+	res, err := replay.Earliest(s, o.replay(ctx, faults(p)))
 	if err != nil {
-		return row, fmt.Errorf("compare: dls: replay on the real platform: %w", err)
+		return row, nil, fmt.Errorf("compare: dls: replay on the real platform: %w", err)
 	}
 	row.Events = int64(ver.Events) + res.Events
 	row.Note = fmt.Sprintf("%s planned for the nominal platform (Cmax %.6g), replayed on the real one", stages(s.Problem.Stages), s.Cmax)
 	replayed(&row, p, &res)
-	return row, nil
+	r, err := o.ran(s, &res)
+	return row, r, err
+}
+
+// ran is the run of s on the real platform for the trace, or nil when no
+// trace is recorded.
+func (o Options) ran(s *schedule.Schedule, res *replay.Result) (*ran, error) {
+	if o.Trace == nil {
+		return nil, nil
+	}
+	r, err := ranOf(s, res)
+	if err != nil {
+		return nil, fmt.Errorf("compare: %w", err)
+	}
+	return r, nil
 }
 
 // replayed sets the outcome of a planned schedule replayed on the real
 // platform: its makespan and utilisation, or, when a crash lost work, why
 // it did not complete.
-func replayed(row *Row, p *Platform, res *replay.Result) {
+func replayed(row *Row, p *platform.Platform, res *replay.Result) {
 	busy := 0.0
 	for _, b := range res.Busy {
 		busy += b
@@ -164,13 +168,13 @@ func chunkList(idx []int) string {
 }
 
 // dlsTraffic counts the messages and the units the links carry.
-func dlsTraffic(p *Platform, s *schedule.Schedule) (int64, float64) {
+func dlsTraffic(p *platform.Platform, s *schedule.Schedule) (int64, float64) {
 	var msgs int64
 	units := 0.0
 	g, err := topology.Build(topology.Tree, 0, max(s.Problem.P, 1), max(s.Problem.H, 1))
 	for _, c := range s.Chunks {
-		switch p.Topology {
-		case "star":
+		switch p.Kind {
+		case platform.Star:
 			msgs++
 			units += c.Load
 		default:
@@ -194,55 +198,56 @@ const sameAsDls = "no perturbation: the same plan as dls"
 // dlsKnown plans with the perturbation known (stars): the heterogeneous
 // LP with a slowed worker's A divided by its factor (as if slow from the
 // start), or without the crashed workers; the better of that plan and the
-// nominal one on the real platform.
-func dlsKnown(ctx context.Context, p *Platform, o Options, nominal Row) (Row, error) {
+// nominal one (planned, which ran as plannedRun) on the real platform.
+func dlsKnown(ctx context.Context, p *platform.Platform, o Options, planned Row, plannedRun *ran) (Row, *ran, error) {
 	row := Row{Strategy: "dls-known"}
 	switch {
-	case !p.perturbed():
-		row = nominal
+	case !p.Perturbed():
+		row = planned
 		row.Strategy = "dls-known"
 		row.Note = sameAsDls
-		return row, nil
-	case p.Topology != "star":
+		return row, plannedRun, nil
+	case p.Kind != platform.Star:
 		row.Skipped, row.Note = true, "the heterogeneous LP exists for stars only"
-		return row, nil
+		return row, nil, nil
 	}
-	procs, ids := p.knownProcs()
-	if len(procs) == 0 {
+	q, ids := known(p)
+	if q == nil {
 		row.Skipped, row.Note = true, "every worker crashes"
-		return row, nil
+		return row, nil, nil
 	}
-	s, err := bestSchedule(p.problem(procs), o)
+	s, err := bestSchedule(q, o)
 	if err != nil {
-		return row, fmt.Errorf("compare: dls-known: %w", err)
+		return row, nil, fmt.Errorf("compare: dls-known: %w", err)
 	}
 	ver, err := replay.Verify(s, o.replay(ctx, nil))
 	if err != nil {
-		return row, fmt.Errorf("compare: dls-known: verification: %w", err)
+		return row, nil, fmt.Errorf("compare: dls-known: verification: %w", err)
 	}
 	real := onWorkers(p, s, ids)
-	res, err := replay.Earliest(real, o.replay(ctx, p.faults()))
+	res, err := replay.Earliest(real, o.replay(ctx, faults(p)))
 	if err != nil {
-		return row, fmt.Errorf("compare: dls-known: replay: %w", err)
+		return row, nil, fmt.Errorf("compare: dls-known: replay: %w", err)
 	}
 	row.Verified, row.Plan, row.Events = ver.OK, planOf(s), int64(ver.Events)+res.Events
 	row.Plan.WorkerOrder = real.WorkerOrder // in the platform's worker numbers
 	row.Messages, row.Units = dlsTraffic(p, real)
 	row.Note = fmt.Sprintf("%s planned knowing the perturbation (Cmax %.6g)", stages(s.Problem.Stages), s.Cmax)
 	replayed(&row, p, &res)
-	if nominal.Completed && (!row.Completed || *nominal.Makespan < *row.Makespan) {
-		keep := nominal
+	if planned.Completed && (!row.Completed || *planned.Makespan < *row.Makespan) {
+		keep := planned
 		keep.Strategy = "dls-known"
 		keep.Note = "the nominal plan does better on the real platform than the plan that knows the perturbation (" + row.Note + ")"
-		return keep, nil
+		return keep, plannedRun, nil
 	}
-	return row, nil
+	r, err := o.ran(real, &res)
+	return row, r, err
 }
 
 // onWorkers is s, planned for the workers ids, on the real platform: the
 // plan's processor k is worker ids[k-1], in the chunks and in the worker
 // order; the hops are left for the replay to derive.
-func onWorkers(p *Platform, s *schedule.Schedule, ids []int) *schedule.Schedule {
+func onWorkers(p *platform.Platform, s *schedule.Schedule, ids []int) *schedule.Schedule {
 	real := *s
 	real.Problem.Procs = nil
 	real.Problem.M = p.M
@@ -256,9 +261,9 @@ func onWorkers(p *Platform, s *schedule.Schedule, ids []int) *schedule.Schedule 
 	for _, k := range s.WorkerOrder {
 		real.WorkerOrder = append(real.WorkerOrder, ids[k-1])
 	}
-	if len(p.Procs) > 0 {
+	if len(p.PerWorkerA) > 0 {
 		for i := 1; i <= p.M; i++ {
-			real.Problem.Procs = append(real.Problem.Procs, schedule.Proc{S: p.S, C: p.C, A: p.a(i)})
+			real.Problem.Procs = append(real.Problem.Procs, schedule.Proc{S: p.S, C: p.C, A: p.WorkerA(i)})
 		}
 	}
 	return &real

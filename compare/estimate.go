@@ -7,6 +7,7 @@ import (
 
 	"github.com/dlsched/dlsched/executor/replay"
 	"github.com/dlsched/dlsched/optimize"
+	"github.com/dlsched/dlsched/platform"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/solve"
 	"github.com/dlsched/dlsched/topology"
@@ -57,6 +58,10 @@ const (
 	// Memory: about 40 bytes per task and 7 KB per NEPP node, 25 KB per
 	// Pfarm or Day node (their processes and channels) measured.
 	bytesPerTask, bytesPerNeppNode, bytesPerFarmNode = 64, 8 << 10, 32 << 10
+	// A trace (Options.Trace) keeps every span of every run: at most one
+	// per kernel event, and a span costs 760 to 850 bytes of peak memory
+	// (pfarm's measurement, docs/pfarm.md; Day's 800 bytes an event).
+	traceBytesPerEvent = 1 << 10
 )
 
 // Cost is what one strategy run is estimated to need, from the inputs.
@@ -89,7 +94,7 @@ type SizeError struct {
 // Error implements error.
 func (e *SizeError) Error() string { return e.Format(func(f string) string { return f }) }
 
-// Format implements problem.Named: the limit and the hint's fields are
+// Format implements platform.Named: the limit and the hint's fields are
 // rendered by name.
 func (e *SizeError) Format(name func(string) string) string {
 	who := e.Strategy
@@ -97,15 +102,15 @@ func (e *SizeError) Format(name func(string) string) string {
 		who = fmt.Sprintf("%s with %d tasks", e.Strategy, e.Tasks)
 	}
 	return fmt.Sprintf("compare: %s: %s needs about %s, more than the limit of %s (%s); %s",
-		who, e.What, e.Estimate, e.Limit, name(e.Field), problem.Expand(e.Hint, name))
+		who, e.What, e.Estimate, e.Limit, name(e.Field), platform.Expand(e.Hint, name))
 }
 
 // Check validates the platform and the options and refuses a run whose
 // estimate (Estimate) exceeds a limit of the options; it allocates nothing
 // in proportion to the inputs.
-func Check(p *Platform, o Options) error {
+func Check(p *platform.Platform, o Options) error {
 	o = o.withDefaults()
-	if err := p.Validate(); err != nil {
+	if err := Validate(p); err != nil {
 		return err
 	}
 	if err := o.validate(); err != nil {
@@ -118,14 +123,23 @@ func Check(p *Platform, o Options) error {
 	return o.within(costs)
 }
 
-// within checks the costs against the limits: memory run by run, LP
-// time and events summed over the runs (they follow each other).
+// within checks the costs against the limits: memory run by run (with
+// the trace recorded so far, which every run adds to), LP time and events
+// summed over the runs (they follow each other).
 func (o Options) within(costs []Cost) error {
-	var events, lp float64
+	var events, lp, traced float64
 	for i, c := range costs {
-		if c.Bytes > o.MaxBytes {
-			return &SizeError{Cost: c, Field: FieldMaxBytes, Estimate: fmt.Sprintf("%d MB", c.Bytes>>20),
-				Limit: fmt.Sprintf("%d MB", o.MaxBytes>>20), Hint: hint(c)}
+		if o.Trace != nil {
+			traced += traceBytesPerEvent * c.Events
+		}
+		if need := float64(c.Bytes) + traced; need > float64(o.MaxBytes) {
+			est, h := fmt.Sprintf("%d MB", c.Bytes>>20), hint(c)
+			if traced > 0 {
+				c.What = withBefore(c, i > 0, i)
+				est = fmt.Sprintf("%.0f MB with the trace", math.Ceil(need/(1<<20)))
+				h += ", or record no trace ({Trace})"
+			}
+			return &SizeError{Cost: c, Field: FieldMaxBytes, Estimate: est, Limit: fmt.Sprintf("%d MB", o.MaxBytes>>20), Hint: h}
 		}
 		events += c.Events
 		lp += c.LPSeconds
@@ -171,22 +185,22 @@ func hint(c Cost) string {
 }
 
 // Estimate returns the estimated cost of every run of Run, in Run's
-// order, from the inputs alone; its errors are *problem.FieldError (a
+// order, from the inputs alone; its errors are *platform.FieldError (a
 // search over n that cannot reach n_min).
-func Estimate(p *Platform, o Options) ([]Cost, error) {
+func Estimate(p *platform.Platform, o Options) ([]Cost, error) {
 	o = o.withDefaults()
 	use := o.uses()
 	var out []Cost
 	if use("dls") || use("dls-known") {
-		c, err := planCost(p.problem(p.nominalProcs()), o, "dls")
+		c, err := planCost(nominal(p), o, "dls")
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, c)
 	}
-	if use("dls-known") && p.perturbed() && p.Topology == "star" {
-		if procs, _ := p.knownProcs(); len(procs) > 0 {
-			c, err := planCost(p.problem(procs), o, "dls-known")
+	if use("dls-known") && p.Perturbed() && p.Kind == platform.Star {
+		if q, _ := known(p); q != nil {
+			c, err := planCost(q, o, "dls-known")
 			if err != nil {
 				return nil, err
 			}
@@ -208,8 +222,12 @@ func Estimate(p *Platform, o Options) ([]Cost, error) {
 
 // planCost estimates a planned strategy: its search over n from n_min
 // (optimize.OverN), the final solve at the best n, and the replays.
-func planCost(pr *problem.Problem, o Options, strategy string) (Cost, error) {
+func planCost(p *platform.Platform, o Options, strategy string) (Cost, error) {
 	c := Cost{Strategy: strategy}
+	pr, err := problem.FromPlatform(p)
+	if err != nil {
+		return c, err
+	}
 	nmin, nmax, err := stageRange(pr, o)
 	if err != nil {
 		return c, err
@@ -343,12 +361,12 @@ func stageTraffic(pr *problem.Problem) (passages, deliveries float64) {
 }
 
 // farmCost estimates one farming run with m tasks.
-func farmCost(p *Platform, o Options, strategy string, m int) Cost {
+func farmCost(p *platform.Platform, o Options, strategy string, m int) Cost {
 	w := float64(p.Workers())
 	c := Cost{Strategy: strategy, Tasks: m, What: fmt.Sprintf("the simulation of %d tasks on %d workers", m, int(w))}
 	tasks := float64(m)
 	switch {
-	case p.Topology == "star":
+	case p.Kind == platform.Star:
 		c.Events = neppPerTask*tasks + neppPerNode*w*float64(o.Queue)
 		c.Bytes = int64(bytesPerTask*tasks + bytesPerNeppNode*w)
 	case strategy == "harness":
@@ -366,8 +384,8 @@ func farmCost(p *Platform, o Options, strategy string, m int) Cost {
 // on a chain, the workers the master's link can keep busy, A·x/(S + C·x)
 // (tasks of x units, at the slowest speed factor), and two more for the
 // tasks the buffers hold, at most the chain.
-func pfarmDepth(p *Platform, m int) float64 {
-	if p.Topology != "chain" {
+func pfarmDepth(p *platform.Platform, m int) float64 {
+	if p.Kind != platform.Chain {
 		return float64(p.Depth)
 	}
 	x := p.V / float64(m)
@@ -385,7 +403,7 @@ func pfarmDepth(p *Platform, m int) float64 {
 
 // Seconds is a rough estimate of a run's time: its LP seconds and a
 // microsecond per simulation event (0 when the inputs are invalid).
-func Seconds(p *Platform, o Options) float64 {
+func Seconds(p *platform.Platform, o Options) float64 {
 	costs, err := Estimate(p, o)
 	if err != nil {
 		return 0

@@ -10,6 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/dlsched/dlsched/optimize"
+	"github.com/dlsched/dlsched/platform"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solve"
@@ -25,12 +26,12 @@ import (
 // accepted (the run took 33 s). Nothing in proportion to the inputs is
 // allocated on the way.
 func TestCheckRefuses(t *testing.T) {
-	star := func(d float64) Platform {
-		return Platform{Topology: "star", M: 4, S: 1e-3, C: 1e-6, A: 1e-3, D: schedule.Float(d), V: 5e3}
+	star := func(d float64) platform.Platform {
+		return platform.Platform{Topology: platform.Topology{Kind: "star", M: 4}, S: 1e-3, C: 1e-6, A: 1e-3, D: schedule.Float(d), V: 5e3}
 	}
-	chain := Platform{Topology: "chain", M: 10000, S: 1e-3, C: 1e-6, A: 1e-3, D: schedule.Float(math.Inf(1)), V: 5e3}
+	chain := platform.Platform{Topology: platform.Topology{Kind: "chain", M: 10000}, S: 1e-3, C: 1e-6, A: 1e-3, D: schedule.Float(math.Inf(1)), V: 5e3}
 	for _, c := range []struct {
-		p     Platform
+		p     platform.Platform
 		o     Options
 		field string
 		want  string
@@ -44,21 +45,21 @@ func TestCheckRefuses(t *testing.T) {
 		var err error
 		allocs := testing.AllocsPerRun(1, func() { err = Check(&c.p, c.o) })
 		if allocs > 1000 {
-			t.Errorf("%s: Check made %.0f allocations", c.p.Describe(), allocs)
+			t.Errorf("%s: Check made %.0f allocations", Describe(&c.p), allocs)
 		}
 		var se *SizeError
-		var fe *problem.FieldError
+		var fe *platform.FieldError
 		switch {
 		case c.field == "":
 			if err != nil {
-				t.Errorf("%s: %v", c.p.Describe(), err)
+				t.Errorf("%s: %v", Describe(&c.p), err)
 			}
 		case errors.As(err, &se) && se.Field == c.field, errors.As(err, &fe) && fe.Field == c.field:
 			if !strings.Contains(err.Error(), c.want) {
-				t.Errorf("%s: %v, want it to say %q", c.p.Describe(), err, c.want)
+				t.Errorf("%s: %v, want it to say %q", Describe(&c.p), err, c.want)
 			}
 		default:
-			t.Errorf("%s: %v, want a refusal naming %s", c.p.Describe(), err, c.field)
+			t.Errorf("%s: %v, want a refusal naming %s", Describe(&c.p), err, c.field)
 		}
 	}
 }
@@ -70,10 +71,10 @@ func TestCheckRefuses(t *testing.T) {
 func TestEstimateBoundsEvents(t *testing.T) {
 	s := newClp(t)
 	rapid.Check(t, func(rt *rapid.T) {
-		p := Platform{Topology: rapid.SampledFrom([]string{"star", "chain", "kary"}).Draw(rt, "topology"),
+		p := platform.Platform{Topology: platform.Topology{Kind: rapid.SampledFrom([]platform.Kind{"star", "chain", "kary"}).Draw(rt, "topology")},
 			S: rapid.SampledFrom([]float64{0, 1e-3}).Draw(rt, "S"), C: 1e-6, A: 1e-3, V: 5e3, D: schedule.Float(math.Inf(1)),
 			ResultPerUnit: rapid.SampledFrom([]float64{0, 1}).Draw(rt, "result")}
-		if p.Topology == "kary" {
+		if p.Kind == platform.KAry {
 			p.K, p.Depth = rapid.IntRange(1, 3).Draw(rt, "k"), rapid.IntRange(1, 2).Draw(rt, "depth")
 		} else {
 			p.M = rapid.IntRange(1, 12).Draw(rt, "m")
@@ -81,9 +82,9 @@ func TestEstimateBoundsEvents(t *testing.T) {
 		w := p.Workers()
 		switch rapid.IntRange(0, 2).Draw(rt, "fault") {
 		case 1:
-			p.Slows = []Slow{{Worker: rapid.IntRange(1, w).Draw(rt, "slow"), At: 0.1, Factor: rapid.SampledFrom([]float64{0.05, 0.5, 20}).Draw(rt, "factor")}}
+			p.Slows = []platform.Slow{{Worker: rapid.IntRange(1, w).Draw(rt, "slow"), At: 0.1, Factor: rapid.SampledFrom([]float64{0.05, 0.5, 20}).Draw(rt, "factor")}}
 		case 2:
-			p.Crashes = []Crash{{Worker: rapid.IntRange(1, w).Draw(rt, "crash"), At: rapid.Float64Range(0, 2).Draw(rt, "at")}}
+			p.Crashes = []platform.Crash{{Worker: rapid.IntRange(1, w).Draw(rt, "crash"), At: rapid.Float64Range(0, 2).Draw(rt, "at")}}
 		}
 		o := Options{Solver: s, NMax: 2, Tasks: []int{rapid.SampledFrom([]int{1, 7, 100, 2000}).Draw(rt, "tasks")}}
 		costs, err := Estimate(&p, o)
@@ -100,7 +101,7 @@ func TestEstimateBoundsEvents(t *testing.T) {
 			}
 			c := costOf(rt, costs, x.Strategy, x.Tasks)
 			if float64(x.Events) > c.Events {
-				rt.Errorf("%s: %s/%d took %d events, estimated %g", p.Describe(), x.Strategy, x.Tasks, x.Events, c.Events)
+				rt.Errorf("%s: %s/%d took %d events, estimated %g", Describe(&p), x.Strategy, x.Tasks, x.Events, c.Events)
 			}
 		}
 	})
@@ -124,24 +125,27 @@ func TestSearchEnd(t *testing.T) {
 	s := newClp(t)
 	rapid.Check(t, func(rt *rapid.T) {
 		m := rapid.IntRange(1, 4).Draw(rt, "m")
-		p := Platform{Topology: "star", M: m, S: rapid.Float64Range(1e-3, 1e-2).Draw(rt, "S"), C: 1e-6, A: 1e-3, V: 5e3,
+		p := platform.Platform{Topology: platform.Topology{Kind: "star", M: m}, S: rapid.Float64Range(1e-3, 1e-2).Draw(rt, "S"), C: 1e-6, A: 1e-3, V: 5e3,
 			D: schedule.Float(rapid.SampledFrom([]float64{math.Inf(1), 2e3, 500}).Draw(rt, "D"))}
 		if rapid.Bool().Draw(rt, "heterogeneous") {
 			for i := 0; i < m; i++ {
-				p.Procs = append(p.Procs, rapid.Float64Range(2e-4, 5e-3).Draw(rt, "A"))
+				p.PerWorkerA = append(p.PerWorkerA, rapid.Float64Range(2e-4, 5e-3).Draw(rt, "A"))
 			}
 		}
-		pr := p.problem(p.nominalProcs())
+		pr, err := problem.FromPlatform(&p)
+		if err != nil {
+			rt.Fatal(err)
+		}
 		nmin := pr.NMin()
 		res, err := optimize.OverN(pr, optimize.Options{Solve: solve.Options{Solver: s}, NMax: nmin + 15})
 		if err != nil {
 			rt.Fatal(err)
 		}
 		if u := roundRobin(pr, nmin); float64(res.Best.Cmax) > u*(1+1e-9) {
-			rt.Errorf("%s: best %g above the round-robin schedule's %g", p.Describe(), float64(res.Best.Cmax), u)
+			rt.Errorf("%s: best %g above the round-robin schedule's %g", Describe(&p), float64(res.Best.Cmax), u)
 		}
 		if end := searchEnd(pr, nmin, nmin+15); res.Last > end {
-			rt.Errorf("%s: the search evaluated n = %d, beyond searchEnd %d", p.Describe(), res.Last, end)
+			rt.Errorf("%s: the search evaluated n = %d, beyond searchEnd %d", Describe(&p), res.Last, end)
 		}
 	})
 }

@@ -8,65 +8,58 @@ import (
 	"github.com/dlsched/dlsched/executor/farm/nepp"
 	"github.com/dlsched/dlsched/executor/farm/pfarm"
 	"github.com/dlsched/dlsched/platform"
-	"github.com/dlsched/dlsched/topology"
 )
 
 // skip returns why a farming strategy does not apply to the platform, or
 // "" when it does.
-func skip(p *Platform, strategy string) string {
+func skip(p *platform.Platform, strategy string) string {
 	switch {
-	case strategy == "harness" && p.Topology != "chain":
+	case strategy == "harness" && p.Kind != platform.Chain:
 		return "Day's harness D is a line harness: chains only"
-	case (strategy == "queue" || strategy == "replicate") && p.Topology != "star":
+	case (strategy == "queue" || strategy == "replicate") && p.Kind != platform.Star:
 		return "NEPP's host talks to every node directly: stars only"
-	case strategy == "harness" && p.perturbed():
+	case strategy == "harness" && p.Perturbed():
 		return "Day's harness is simulated on a nominal platform only"
 	case strategy == "harness" && p.C == 0:
 		return "Day's model needs a finite bandwidth (C > 0)"
-	case strategy == "demand" && p.Topology != "star" && len(p.Crashes) > 0:
+	case strategy == "demand" && p.Kind != platform.Star && len(p.Crashes) > 0:
 		return "Pfarm has no fault tolerance: a crash loses the farm's tasks"
 	}
 	return ""
 }
 
 // farm runs one farming strategy with m tasks of V/m units.
-func farm(ctx context.Context, p *Platform, o Options, strategy string, m int) (Row, error) {
+func farm(ctx context.Context, p *platform.Platform, o Options, strategy string, m int) (Row, error) {
 	if why := skip(p, strategy); why != "" {
-		return Row{Strategy: strategy, Tasks: m, Skipped: true, Note: why}, nil
+		row := Row{Strategy: strategy, Tasks: m, Skipped: true, Note: why}
+		o.traceSkipped(&row)
+		return row, nil
 	}
 	x := p.V / float64(m)
+	run := platform.RunOptions{Trace: o.recorder(&Row{Strategy: strategy, Tasks: m})}
 	switch {
-	case p.Topology == "star":
-		return neppRow(ctx, p, o, strategy, m, x)
+	case p.Kind == platform.Star:
+		return neppRow(ctx, p, o, run, strategy, m, x)
 	case strategy == "harness":
-		return dayRow(ctx, p, m, x)
+		return dayRow(ctx, p, run, m, x)
 	}
-	return pfarmRow(ctx, p, o, m, x)
+	return pfarmRow(ctx, p, run, m, x)
 }
 
-// pfarmRow runs Pfarm with the master at the root of the chain or tree.
-func pfarmRow(ctx context.Context, p *Platform, o Options, m int, x float64) (Row, error) {
+// pfarmRow runs Pfarm with the master at the root of the chain or tree
+// (pfarm.FromPlatform). Like the other farms it runs without limits of its
+// own (run has none): Check held every run against compare's limits.
+func pfarmRow(ctx context.Context, p *platform.Platform, run platform.RunOptions, m int, x float64) (Row, error) {
 	row := Row{Strategy: "demand", Tasks: m}
-	w := p.Workers()
-	var t *topology.FarmTree
-	var err error
-	if p.Topology == "chain" {
-		t, err = topology.Chain(w + 1)
-	} else {
-		t, err = topology.KAry(p.K, p.Depth+1)
-	}
-	if err != nil {
-		return row, err
-	}
-	pp := &pfarm.Params{M: m, Te: p.A * x, Tau: p.C, Startup: p.S, Dt: x, Dr: p.ResultPerUnit * x}
-	opt := pfarm.SimOptions{NoRootWorker: true, FreeHostLink: true, MaxEvents: o.MaxEvents}
-	for _, s := range p.Slows {
-		opt.Slowdowns = append(opt.Slowdowns, pfarm.Slowdown{Node: s.Worker + 1, At: s.At, Factor: s.Factor})
-	}
-	res, err := pfarm.Simulate(ctx, t, pp, opt)
+	cfg, err := pfarm.FromPlatform(p, m)
 	if err != nil {
 		return row, fmt.Errorf("compare: demand: %w", err)
 	}
+	rep, err := pfarm.Run(ctx, cfg, run)
+	if err != nil {
+		return row, fmt.Errorf("compare: demand: %w", err)
+	}
+	res := rep.Simulated
 	done := int64(0)
 	busy := 0.0
 	for i := 1; i < len(res.TasksPerWorker); i++ {
@@ -74,7 +67,7 @@ func pfarmRow(ctx context.Context, p *Platform, o Options, m int, x float64) (Ro
 		busy += res.Busy[i]
 	}
 	row.Verified = done == int64(m)
-	row.finish(done == int64(m), res.Makespan, busy, w)
+	row.finish(done == int64(m), res.Makespan, busy, p.Workers())
 	row.Messages, row.Units, row.Events = res.Messages, res.Bytes, res.Events
 	row.Note = fmt.Sprintf("Pfarm, tasks of %.6g units, the master at the root", x)
 	if !row.Completed {
@@ -83,22 +76,18 @@ func pfarmRow(ctx context.Context, p *Platform, o Options, m int, x float64) (Ro
 	return row, nil
 }
 
-// neppRow runs one of NEPP's distributions on the star.
-func neppRow(ctx context.Context, p *Platform, o Options, strategy string, m int, x float64) (Row, error) {
+// neppAlgorithm is the NEPP distribution of a strategy.
+var neppAlgorithm = map[string]nepp.Algorithm{"demand": nepp.Simple, "queue": nepp.Multiple, "replicate": nepp.FaultTolerant}
+
+// neppRow runs one of NEPP's distributions on the star
+// (nepp.FromPlatform).
+func neppRow(ctx context.Context, p *platform.Platform, o Options, run platform.RunOptions, strategy string, m int, x float64) (Row, error) {
 	row := Row{Strategy: strategy, Tasks: m}
-	alg := map[string]nepp.Algorithm{"demand": nepp.Simple, "queue": nepp.Multiple, "replicate": nepp.FaultTolerant}[strategy]
-	cfg := &nepp.Config{Algorithm: alg, Queue: o.Queue, Jobs: m, Work: p.A * x, Setup: p.S, PerByte: p.C,
-		JobBytes: x, ResultBytes: p.ResultPerUnit * x}
-	for i := 1; i <= p.M; i++ {
-		cfg.Speeds = append(cfg.Speeds, p.A/p.a(i))
+	cfg, err := nepp.FromPlatform(p, neppAlgorithm[strategy], m, o.Queue)
+	if err != nil {
+		return row, fmt.Errorf("compare: %s: %w", strategy, err)
 	}
-	for _, s := range p.Slows {
-		cfg.Slows = append(cfg.Slows, nepp.Slow{Node: s.Worker, At: s.At, Factor: s.Factor})
-	}
-	for _, c := range p.Crashes {
-		cfg.Crashes = append(cfg.Crashes, nepp.Crash{Node: c.Worker, At: c.At})
-	}
-	rep, err := nepp.Run(ctx, *cfg, platform.RunOptions{})
+	rep, err := nepp.Run(ctx, cfg, run)
 	if err != nil {
 		return row, fmt.Errorf("compare: %s: %w", strategy, err)
 	}
@@ -122,13 +111,14 @@ func neppRow(ctx context.Context, p *Platform, o Options, strategy string, m int
 	return row, nil
 }
 
-// dayRow runs Day's harness D on the chain.
-func dayRow(ctx context.Context, p *Platform, m int, x float64) (Row, error) {
+// dayRow runs Day's harness D on the chain (day.FromPlatform).
+func dayRow(ctx context.Context, p *platform.Platform, run platform.RunOptions, m int, x float64) (Row, error) {
 	row := Row{Strategy: "harness", Tasks: m}
-	cfg := &day.Config{Layout: day.Line, Harness: day.HarnessD, Workers: p.M, MessageBytes: x,
-		ResultBytes: p.ResultPerUnit * x, ExplicitResult: true, JobTime: p.A * x, ConstantJobs: true,
-		Bandwidth: 1 / p.C, SetupBytes: p.S / p.C, BidirectionalFactor: 1, TotalJobs: m}
-	rep, err := day.Run(ctx, *cfg, platform.RunOptions{})
+	cfg, err := day.FromPlatform(p, m)
+	if err != nil {
+		return row, fmt.Errorf("compare: harness: %w", err)
+	}
+	rep, err := day.Run(ctx, cfg, run)
 	if err != nil {
 		return row, fmt.Errorf("compare: harness: %w", err)
 	}

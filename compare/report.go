@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/dlsched/dlsched/platform"
 	"github.com/dlsched/dlsched/plotting"
 )
 
@@ -30,12 +31,12 @@ func opt(x *float64, f func(float64) string) string {
 }
 
 // Describe renders the platform in one line.
-func (p *Platform) Describe() string {
+func Describe(p *platform.Platform) string {
 	shape := fmt.Sprintf("star of %d workers", p.M)
-	switch p.Topology {
-	case "chain":
+	switch p.Kind {
+	case platform.Chain:
 		shape = fmt.Sprintf("chain of %d workers below the master", p.M)
-	case "kary":
+	case platform.KAry:
 		shape = fmt.Sprintf("%d-ary tree of %d worker levels (%d workers) below the master", p.K, p.Depth, p.Workers())
 	}
 	s := fmt.Sprintf("%s; S=%s C=%s A=%s D=%s V=%s", shape, g(p.S), g(p.C), g(p.A), g(float64(p.D)), g(p.V))
@@ -53,7 +54,7 @@ func (p *Platform) Describe() string {
 
 // WriteTable writes one line per strategy and task count.
 func (r *Report) WriteTable(w io.Writer) error {
-	fmt.Fprintf(w, "compare on a %s\n", r.Platform.Describe())
+	fmt.Fprintf(w, "compare on a %s\n", Describe(&r.Platform))
 	fmt.Fprintf(w, "lower bound %s (%s)\n", g(r.LowerBound), r.LowerBoundMethod)
 	fmt.Fprintf(w, "%-10s %6s %12s %7s %9s %12s %6s %8s %9s  %s\n", "strategy", "tasks", "makespan", "ratio", "messages", "units moved", "util", "verified", "completed", "note")
 	for _, x := range r.Rows {
@@ -83,7 +84,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 // named); the makespan axis is logarithmic when the makespans span more
 // than a factor of 4. Rows that did not complete are not drawn.
 func (r *Report) Chart() plotting.Chart {
-	c := plotting.Chart{Title: "Planning against farming", Note: r.Platform.Describe(),
+	c := plotting.Chart{Title: "Planning against farming", Note: Describe(&r.Platform),
 		XLabel: "tasks M (the load cut into M equal tasks)", YLabel: "makespan (s)", LogX: true}
 	xmin, xmax := r.taskRange()
 	lo, hi := r.LowerBound, r.LowerBound

@@ -7,12 +7,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dlsched/dlsched/problem"
+	"github.com/dlsched/dlsched/platform"
 	"github.com/dlsched/dlsched/topology"
 )
 
-// The names of the inputs in errors (*problem.FieldError and *SizeError,
-// which implement problem.Named): the platform's by their JSON names (the
+// The names of the inputs in errors (*platform.FieldError and *SizeError,
+// which implement platform.Named): the platform's by their JSON names (the
 // paper's symbols S, C, A, D, V, m), the options' by their names in
 // Options. The command line maps each to its flag.
 const (
@@ -36,6 +36,7 @@ const (
 	FieldMaxBytes      = "MaxBytes"
 	FieldMaxEvents     = "MaxEvents"
 	FieldMaxLPSeconds  = "MaxLPSeconds"
+	FieldTrace         = "Trace"
 )
 
 // MaxWorkers bounds the platform; MaxTasks a task count.
@@ -45,17 +46,19 @@ const (
 )
 
 func fieldErr(field string, value any, want string, args ...any) error {
-	return &problem.FieldError{Field: field, Value: fmt.Sprint(value), Want: fmt.Sprintf(want, args...)}
+	return platform.Bad("compare", field, value, fmt.Sprintf(want, args...))
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 func gs(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
-// Validate checks the platform; errors are *problem.FieldError naming the
-// field (FieldM, FieldS, ...).
-func (p *Platform) Validate() error {
-	if err := p.validateShape(); err != nil {
+// Validate checks the platform in compare's words: errors are
+// *platform.FieldError naming the field by its JSON name (FieldM, FieldS,
+// ...), which the command line maps to its flags. It accepts what
+// platform's Validate accepts, which the models' FromPlatform call again.
+func Validate(p *platform.Platform) error {
+	if err := validateShape(p); err != nil {
 		return err
 	}
 	for _, f := range []struct {
@@ -75,19 +78,19 @@ func (p *Platform) Validate() error {
 	if d := float64(p.D); !(d > 0) {
 		return fieldErr(FieldD, gs(d), "a number > 0 or inf")
 	}
-	if err := p.validateProcs(); err != nil {
+	if err := validateProcs(p); err != nil {
 		return err
 	}
-	return p.validateFaults()
+	return validateFaults(p)
 }
 
-func (p *Platform) validateShape() error {
-	switch p.Topology {
-	case "star", "chain":
+func validateShape(p *platform.Platform) error {
+	switch p.Kind {
+	case platform.Star, platform.Chain:
 		if p.M < 1 || p.M > MaxWorkers {
 			return fieldErr(FieldM, p.M, "1..%d workers", MaxWorkers)
 		}
-	case "kary":
+	case platform.KAry:
 		if p.K < 1 || p.K > MaxWorkers {
 			return fieldErr(FieldK, p.K, "1..%d", MaxWorkers)
 		}
@@ -95,19 +98,19 @@ func (p *Platform) validateShape() error {
 			return fieldErr(FieldDepth, p.Depth, "at least 1 and at most %d workers in all ({k}^1 + ... + {k}^depth with {k} = %d)", MaxWorkers, p.K)
 		}
 	default:
-		return fieldErr(FieldTopology, strconv.Quote(p.Topology), "star, chain or kary")
+		return fieldErr(FieldTopology, strconv.Quote(string(p.Kind)), "star, chain or kary")
 	}
 	return nil
 }
 
-func (p *Platform) validateProcs() error {
-	if len(p.Procs) == 0 {
+func validateProcs(p *platform.Platform) error {
+	if len(p.PerWorkerA) == 0 {
 		return nil
 	}
-	if p.Topology != "star" || len(p.Procs) != p.M {
-		return fieldErr(FieldProcs, fmt.Sprintf("(%d values)", len(p.Procs)), "one A per worker of a star ({m} = %d)", p.M)
+	if p.Kind != platform.Star || len(p.PerWorkerA) != p.M {
+		return fieldErr(FieldProcs, fmt.Sprintf("(%d values)", len(p.PerWorkerA)), "one A per worker of a star ({m} = %d)", p.M)
 	}
-	for i, a := range p.Procs {
+	for i, a := range p.PerWorkerA {
 		if !(a > 0) || !finite(a) {
 			return fieldErr(FieldProcs, gs(a), "every A > 0 and finite (worker %d)", i+1)
 		}
@@ -115,7 +118,7 @@ func (p *Platform) validateProcs() error {
 	return nil
 }
 
-func (p *Platform) validateFaults() error {
+func validateFaults(p *platform.Platform) error {
 	w := p.Workers()
 	for i, s := range p.Slows {
 		if s.Worker < 1 || s.Worker > w || !(s.At >= 0) || !finite(s.At) || !(s.Factor > 0) || !finite(s.Factor) {

@@ -3,6 +3,8 @@ package platform
 import (
 	"fmt"
 	"math"
+
+	"github.com/dlsched/dlsched/schedule"
 )
 
 // Kind is the shape of the network between the master and the workers.
@@ -87,9 +89,9 @@ type Platform struct {
 	C float64 `json:"C"`
 	A float64 `json:"A"`
 	// PerWorkerA gives per-worker A on a star, overriding A.
-	PerWorkerA []float64 `json:"procs,omitempty"`
-	D          Float     `json:"D"`
-	V          float64   `json:"V"`
+	PerWorkerA []float64      `json:"procs,omitempty"`
+	D          schedule.Float `json:"D"`
+	V          float64        `json:"V"`
 	// ResultPerUnit is the result size per unit of load (default 0).
 	ResultPerUnit float64 `json:"result_per_unit"`
 	Slows         []Slow  `json:"slows,omitempty"`

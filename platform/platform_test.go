@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/dlsched/dlsched/schedule"
 )
 
 // Worker counts and parents of the three shapes, by hand: a binary tree of
@@ -37,7 +39,7 @@ func TestTopology(t *testing.T) {
 // Bad values name the field in the library's words; a command line
 // renders them with its flags.
 func TestValidate(t *testing.T) {
-	good := Platform{Topology: Topology{Kind: Star, M: 2}, S: 1e-3, C: 1e-6, A: 1e-3, D: Float(math.Inf(1)), V: 10}
+	good := Platform{Topology: Topology{Kind: Star, M: 2}, S: 1e-3, C: 1e-6, A: 1e-3, D: schedule.Float(math.Inf(1)), V: 10}
 	if err := good.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -90,9 +92,10 @@ func TestLimitError(t *testing.T) {
 }
 
 // A platform's JSON writes an unlimited buffer as "inf" and reads it back
-// (JSON has no infinity), as a schedule's does.
+// (JSON has no infinity): D is a schedule.Float, the one JSON float of the
+// module.
 func TestFloatJSON(t *testing.T) {
-	p := Platform{Topology: Topology{Kind: Chain, M: 2}, A: 1, D: Float(math.Inf(1)), V: 10}
+	p := Platform{Topology: Topology{Kind: Chain, M: 2}, A: 1, D: schedule.Float(math.Inf(1)), V: 10}
 	b, err := json.Marshal(p)
 	if err != nil {
 		t.Fatal(err)
@@ -105,12 +108,12 @@ func TestFloatJSON(t *testing.T) {
 		t.Fatalf("%+v, %v", back, err)
 	}
 	for in, want := range map[string]float64{`2.5`: 2.5, `"-inf"`: math.Inf(-1), `"1e3"`: 1000} {
-		var f Float
+		var f schedule.Float
 		if err := json.Unmarshal([]byte(in), &f); err != nil || float64(f) != want {
 			t.Errorf("%s: %g, %v", in, f, err)
 		}
 	}
-	var f Float
+	var f schedule.Float
 	if err := json.Unmarshal([]byte(`"many"`), &f); err == nil {
 		t.Error(`"many" read as a number`)
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,7 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/dlsched/dlsched/compare"
-	"github.com/dlsched/dlsched/internal/atomicfile"
+	"github.com/dlsched/dlsched/platform"
 	"github.com/dlsched/dlsched/plotting"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
@@ -41,13 +40,18 @@ func compareCommand() *cli.Command {
 		&cli.StringFlag{Name: "plot", Usage: "draw makespan against the task count (.svg or .png)"},
 		&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json"},
 		&cli.StringFlag{Name: "out", Usage: "write the report to this file instead of stdout"},
+		&cli.StringFlag{Name: "trace", Usage: "write every row's run as a Chrome trace (.json; Perfetto, chrome://tracing): one process per row"},
 	}
 	return &cli.Command{
 		Name:  "compare",
 		Usage: "divide the load optimally, or farm it out? every strategy on one platform",
 		Description: "Times in seconds; S per message, C and A per unit of load. Example:\n" +
 			"  dlsched compare --topology star --m 4 --S 1e-3 --C 1e-6 --A 1e-3 --D 1e4 --V 5e3 --slow 2@0=0.2 --tasks 10,100,1000\n" +
-			"Exit status 1 when no strategy completed (every one skipped or lost work to a crash).",
+			"Exit status 1 when no strategy completed (every one skipped or lost work to a crash).\n" +
+			"--format json writes a dlsched.compare/1 document (schema/compare.schema.json). --trace FILE.json writes\n" +
+			"every row's run as a Chrome trace, one process per row (\"dls\", \"demand (M = 100)\"): a farm's simulation\n" +
+			"with its model's processes as tracks, a planned schedule's replay on the real platform as its transfers and\n" +
+			"computations; open it in ui.perfetto.dev (Open trace file) or chrome://tracing (Load).",
 		Flags:  append(flags, limitFlags()...),
 		Action: compareAction,
 	}
@@ -59,7 +63,7 @@ var compareFlags = map[string]string{
 	compare.FieldResultPerUnit: "result-per-unit", compare.FieldSlows: "slow", compare.FieldCrashes: "crash",
 	compare.FieldTasks: "tasks", compare.FieldQueue: "queue", compare.FieldStrategies: "strategies",
 	compare.FieldNMax: "nmax", compare.FieldMaxBytes: "max-memory", compare.FieldMaxEvents: "max-events",
-	compare.FieldMaxLPSeconds: "max-lp-seconds",
+	compare.FieldMaxLPSeconds: "max-lp-seconds", compare.FieldTrace: "trace",
 }
 
 // compareFlag is the flag of a compare field: "--nmax", "--S".
@@ -70,10 +74,12 @@ func compareFlag(field string) string {
 	return flagName(field)
 }
 
-// compareErr turns a library error that names inputs into bad usage
-// naming compare's flags; other errors pass unchanged.
+// compareErr turns a library error that names inputs (compare's
+// *platform.FieldError and *SizeError, the LP side's problem errors: the
+// same method set) into bad usage naming compare's flags; other errors
+// pass unchanged.
 func compareErr(err error) error {
-	var n problem.Named
+	var n platform.Named
 	if errors.As(err, &n) {
 		return usage(errors.New(n.Format(compareFlag)))
 	}
@@ -84,13 +90,17 @@ func compareAction(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return usagef("unexpected argument %q", c.Args().First())
 	}
-	format, plotFormat, err := compareOutputs(c)
+	out, err := readOutputs(c)
 	if err != nil {
 		return err
 	}
 	p, o, err := compareInput(c)
 	if err != nil {
 		return err
+	}
+	tr := out.recorder("s")
+	if tr != nil {
+		o.Trace = tr
 	}
 	if err := compare.Check(&p, o); err != nil {
 		return compareErr(err)
@@ -110,12 +120,11 @@ func compareAction(c *cli.Context) error {
 	if err != nil {
 		return compareErr(err)
 	}
-	if plotFormat != "" {
-		if err := atomicfile.Write(c.String("plot"), func(w io.Writer) error { return plotting.Write(w, plotFormat, r.Chart()) }); err != nil {
-			return err
-		}
+	if tr != nil {
+		tr.Makespan = bestMakespan(r)
 	}
-	if err := writeReport(c.String("out"), format, r.WriteJSON, r.WriteTable); err != nil {
+	charts := func() []plotting.Chart { return []plotting.Chart{r.Chart()} }
+	if err := out.write(r, charts, 1, tr); err != nil {
 		return err
 	}
 	if err := r.Err(); err != nil {
@@ -124,29 +133,21 @@ func compareAction(c *cli.Context) error {
 	return nil
 }
 
-// compareOutputs checks --format, --out and --plot before anything runs.
-func compareOutputs(c *cli.Context) (format, plotFormat string, err error) {
-	format = c.String("format")
-	if format != "table" && format != "json" {
-		return "", "", usagef("invalid --format %s: want table or json", format)
-	}
-	if err := checkOutPath("out", c.String("out")); err != nil {
-		return "", "", err
-	}
-	if path := c.String("plot"); path != "" {
-		if plotFormat, err = plotting.Format(path); err != nil {
-			return "", "", usagef("invalid --plot %s: want a file ending in .svg or .png", path)
-		}
-		if err := checkOutPath("plot", path); err != nil {
-			return "", "", err
+// bestMakespan is the least makespan of the completed rows (0: none),
+// the trace's makespan.
+func bestMakespan(r *compare.Report) float64 {
+	best := 0.0
+	for _, x := range r.Rows {
+		if x.Completed && !x.Skipped && (best == 0 || *x.Makespan < best) {
+			best = *x.Makespan
 		}
 	}
-	return format, plotFormat, nil
+	return best
 }
 
 // compareInput reads the platform and the options of compare.
-func compareInput(c *cli.Context) (compare.Platform, compare.Options, error) {
-	p := compare.Platform{Topology: c.String("topology")}
+func compareInput(c *cli.Context) (platform.Platform, compare.Options, error) {
+	p := platform.Platform{Topology: platform.Topology{Kind: platform.Kind(c.String("topology"))}}
 	var o compare.Options
 	if err := compareShape(c, &p); err != nil {
 		return p, o, err
@@ -166,14 +167,14 @@ func compareInput(c *cli.Context) (compare.Platform, compare.Options, error) {
 	}
 	p.D = schedule.Float(d)
 	if c.IsSet("procs") {
-		if p.Procs, err = floatList(c, "procs"); err != nil {
+		if p.PerWorkerA, err = floatList(c, "procs"); err != nil {
 			return p, o, err
 		}
 	}
 	if err := compareFaults(c, &p); err != nil {
 		return p, o, err
 	}
-	if err := p.Validate(); err != nil {
+	if err := compare.Validate(&p); err != nil {
 		return p, o, compareErr(err)
 	}
 	o, err = compareOptions(c)
@@ -181,15 +182,15 @@ func compareInput(c *cli.Context) (compare.Platform, compare.Options, error) {
 }
 
 // compareShape reads the size of the platform: --m, or --k and --depth.
-func compareShape(c *cli.Context, p *compare.Platform) error {
+func compareShape(c *cli.Context, p *platform.Platform) error {
 	var err error
-	switch p.Topology {
-	case "star", "chain":
+	switch p.Kind {
+	case platform.Star, platform.Chain:
 		if c.IsSet("k") || c.IsSet("depth") {
-			return usagef("invalid --k/--depth: they describe a kary topology, not %s", p.Topology)
+			return usagef("invalid --k/--depth: they describe a kary topology, not %s", p.Kind)
 		}
 		p.M, err = parseInt(c, "m")
-	case "kary":
+	case platform.KAry:
 		if c.IsSet("m") {
 			return usagef("invalid --m: a kary topology is given by --k and --depth")
 		}
@@ -197,13 +198,13 @@ func compareShape(c *cli.Context, p *compare.Platform) error {
 			p.Depth, err = parseInt(c, "depth")
 		}
 	default:
-		return usagef("invalid --topology %q: want star, chain or kary", p.Topology)
+		return usagef("invalid --topology %q: want star, chain or kary", p.Kind)
 	}
 	return err
 }
 
 // compareFaults reads --slow W@T=F and --crash W@T.
-func compareFaults(c *cli.Context, p *compare.Platform) error {
+func compareFaults(c *cli.Context, p *platform.Platform) error {
 	for _, s := range c.StringSlice("slow") {
 		wk, rest, ok1 := strings.Cut(s, "@")
 		at, f, ok2 := strings.Cut(rest, "=")
@@ -213,7 +214,7 @@ func compareFaults(c *cli.Context, p *compare.Platform) error {
 		if !ok1 || !ok2 || e1 != nil || e2 != nil || e3 != nil {
 			return usagef("invalid --slow %s: want W@T=F, e.g. 2@0=0.2", s)
 		}
-		p.Slows = append(p.Slows, compare.Slow{Worker: n, At: t, Factor: fv})
+		p.Slows = append(p.Slows, platform.Slow{Worker: n, At: t, Factor: fv})
 	}
 	for _, s := range c.StringSlice("crash") {
 		wk, at, ok := strings.Cut(s, "@")
@@ -222,7 +223,7 @@ func compareFaults(c *cli.Context, p *compare.Platform) error {
 		if !ok || e1 != nil || e2 != nil {
 			return usagef("invalid --crash %s: want W@T, e.g. 3@0.5", s)
 		}
-		p.Crashes = append(p.Crashes, compare.Crash{Worker: n, At: t})
+		p.Crashes = append(p.Crashes, platform.Crash{Worker: n, At: t})
 	}
 	return nil
 }

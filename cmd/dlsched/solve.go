@@ -12,6 +12,7 @@ import (
 
 	"github.com/dlsched/dlsched/executor/replay"
 	"github.com/dlsched/dlsched/internal/atomicfile"
+	"github.com/dlsched/dlsched/plotting"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solve"
@@ -149,7 +150,7 @@ func solveAction(c *cli.Context) error {
 		s.DropTimings()
 	}
 	if path := c.String("gantt"); path != "" {
-		if err := atomicfile.Write(path, s.WriteGantt); err != nil {
+		if err := atomicfile.Write(path, func(w io.Writer) error { return plotting.WriteGantt(w, s) }); err != nil {
 			return err
 		}
 	}

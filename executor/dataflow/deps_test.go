@@ -6,12 +6,10 @@ import (
 	"testing"
 )
 
-// Presentation apart (issue 31): the model imports neither package
-// plotting nor gonum/plot; its charts are plotting.DataflowStudy. The one
-// path to gonum/plot left is platform → schedule (schedule.Float in
-// platform.Platform; schedule's Gantt chart imports gonum/plot), which
-// this package does not own: no other package of its dependencies may
-// import gonum/plot.
+// Presentation apart (issues 29 and 31): the model imports neither
+// package plotting nor gonum/plot; its charts are plotting.DataflowStudy.
+// Since the Gantt chart moved to plotting, no package of its dependencies
+// imports gonum/plot, nor depends on it at all.
 func TestNoPresentation(t *testing.T) {
 	t.Parallel() // go list takes a few tenths of a second: beside the other tests
 	out, err := exec.Command("go", "list", "-deps", "-f", `{{.ImportPath}} {{join .Imports " "}}`, ".").Output()
@@ -22,11 +20,11 @@ func TestNoPresentation(t *testing.T) {
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		f := strings.Fields(line)
 		pkg, imports := f[0], f[1:]
-		if pkg == mod+"plotting" {
+		if pkg == mod+"plotting" || strings.HasPrefix(pkg, "gonum.org/v1/plot") {
 			t.Errorf("the model depends on %s", pkg)
 		}
 		for _, imp := range imports {
-			if strings.HasPrefix(imp, "gonum.org/v1/plot") && pkg != mod+"schedule" && !strings.HasPrefix(pkg, "gonum.org/v1/plot") {
+			if strings.HasPrefix(imp, "gonum.org/v1/plot") {
 				t.Errorf("%s imports %s", pkg, imp)
 			}
 		}

@@ -9,7 +9,10 @@
 // (formulations, lp, solver, solve/engine, solve/pattern, solve/order)
 // through package solve alone, in their tests too; the solve route goes
 // down only (solve → solve/order, solve/pattern → solve/engine →
-// formulations, lp, solver); no package is called pipeline.
+// formulations, lp, solver); no package is called pipeline. Only plotting
+// and the command import gonum/plot; the packages that compute (problem,
+// schedule, platform, the LP side, the kernel and the models) depend on it
+// through nothing.
 //
 // Sources: no error string outside cmd/ has command-line flag syntax; the
 // command stays thin (no LP, formulation, solver, topology or kernel

@@ -6,12 +6,10 @@ import (
 	"testing"
 )
 
-// Presentation apart (issue 31): the model imports neither package
-// plotting nor gonum/plot; its chart is plotting.DayGranularity. The one
-// path to gonum/plot left is platform → schedule (schedule.Float in
-// platform.Platform; schedule's Gantt chart imports gonum/plot), which
-// this package does not own: no other package of its dependencies may
-// import gonum/plot.
+// Presentation apart (issues 29 and 31): the model imports neither
+// package plotting nor gonum/plot; its chart is plotting.DayGranularity.
+// Since the Gantt chart moved to plotting, no package of its dependencies
+// imports gonum/plot, nor depends on it at all.
 func TestNoPresentation(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", "-f", `{{.ImportPath}} {{join .Imports " "}}`, ".").Output()
 	if err != nil {
@@ -23,11 +21,11 @@ func TestNoPresentation(t *testing.T) {
 		f := strings.Fields(line)
 		pkg, imports := f[0], f[1:]
 		seen = seen || pkg == mod+"executor/farm/day"
-		if pkg == mod+"plotting" {
+		if pkg == mod+"plotting" || strings.HasPrefix(pkg, "gonum.org/v1/plot") {
 			t.Errorf("the model depends on %s", pkg)
 		}
 		for _, imp := range imports {
-			if strings.HasPrefix(imp, "gonum.org/v1/plot") && pkg != mod+"schedule" && !strings.HasPrefix(pkg, "gonum.org/v1/plot") {
+			if strings.HasPrefix(imp, "gonum.org/v1/plot") {
 				t.Errorf("%s imports %s", pkg, imp)
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/dlsched/dlsched/platform"
+	"github.com/dlsched/dlsched/schedule"
 )
 
 // compareHarness is compare's translation of a chain platform into Day's
@@ -29,7 +30,7 @@ func TestFromPlatformIsCompares(t *testing.T) {
 			S: rapid.Float64Range(0, 1e-2).Draw(t, "S"), C: rapid.Float64Range(1e-8, 1e-2).Draw(t, "C"),
 			A: rapid.Float64Range(1e-6, 1).Draw(t, "A"), V: rapid.Float64Range(1, 1e7).Draw(t, "V"),
 			ResultPerUnit: rapid.SampledFrom([]float64{0, 0.1, 1, 2.5}).Draw(t, "result"),
-			D:             platform.Float(rapid.SampledFrom([]float64{math.Inf(1), 1, 1000}).Draw(t, "D"))}
+			D:             schedule.Float(rapid.SampledFrom([]float64{math.Inf(1), 1, 1000}).Draw(t, "D"))}
 		m := rapid.IntRange(1, 100_000).Draw(t, "tasks")
 		got, err := FromPlatform(p, m)
 		if err != nil {
@@ -50,7 +51,7 @@ func TestFromPlatformIsCompares(t *testing.T) {
 // of 12 workers, whose results come back to the master.
 func TestFromPlatformCosts(t *testing.T) {
 	p := &platform.Platform{Topology: platform.Topology{Kind: platform.Chain, M: 1}, S: 1e-3, C: 1e-5, A: 2e-2,
-		V: 500, ResultPerUnit: 0.5, D: platform.Float(math.Inf(1))}
+		V: 500, ResultPerUnit: 0.5, D: schedule.Float(math.Inf(1))}
 	c, err := FromPlatform(p, 50)
 	if err != nil {
 		t.Fatal(err)
@@ -78,7 +79,7 @@ func TestFromPlatformCosts(t *testing.T) {
 // own validation.
 func TestFromPlatformRefuses(t *testing.T) {
 	ok := platform.Platform{Topology: platform.Topology{Kind: platform.Chain, M: 4}, S: 1e-3, C: 1e-5, A: 1e-3, V: 100,
-		D: platform.Float(math.Inf(1))}
+		D: schedule.Float(math.Inf(1))}
 	for _, c := range []struct {
 		mod   func(p *platform.Platform) int
 		field string

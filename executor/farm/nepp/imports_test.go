@@ -10,9 +10,8 @@ import (
 // Presentation lives apart (plotting.NeppScan draws a scan, and plotting
 // imports this package, so the reverse would not compile): the package
 // imports the kernel, platform, trace and the standard library, nothing
-// else — no gonum/plot. (gonum.org/v1/plot still comes in through
-// platform, which imports schedule for schedule.Float, and schedule draws
-// Gantt charts with it.)
+// else — no gonum/plot, not even indirectly (internal/layout's
+// TestNoPlotBelowPresentation checks the dependencies).
 func TestImports(t *testing.T) {
 	out, err := exec.Command("go", "list", "-f", `{{join .Imports "\n"}}`, ".").Output()
 	if err != nil {

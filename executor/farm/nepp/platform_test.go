@@ -10,6 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/dlsched/dlsched/platform"
+	"github.com/dlsched/dlsched/schedule"
 )
 
 // compareConfig is compare's translation of a platform into a NEPP run as
@@ -38,7 +39,7 @@ func randomStar(rt *rapid.T) *platform.Platform {
 	m := rapid.IntRange(1, 6).Draw(rt, "m")
 	p := &platform.Platform{Topology: platform.Topology{Kind: platform.Star, M: m},
 		S: rapid.SampledFrom([]float64{0, 1e-3, 0.1}).Draw(rt, "S"), C: rapid.SampledFrom([]float64{0, 1e-6, 1e-3}).Draw(rt, "C"),
-		A: rapid.Float64Range(1e-4, 1).Draw(rt, "A"), D: platform.Float(math.Inf(1)), V: rapid.Float64Range(1, 1e4).Draw(rt, "V"),
+		A: rapid.Float64Range(1e-4, 1).Draw(rt, "A"), D: schedule.Float(math.Inf(1)), V: rapid.Float64Range(1, 1e4).Draw(rt, "V"),
 		ResultPerUnit: rapid.SampledFrom([]float64{0, 0.01, 1}).Draw(rt, "result")}
 	if rapid.Bool().Draw(rt, "procs") {
 		for range m {
@@ -85,7 +86,7 @@ func TestFromPlatformIsCompares(t *testing.T) {
 // the platform's own error; a bad task count on Config.Jobs.
 func TestFromPlatformRefuses(t *testing.T) {
 	good := platform.Platform{Topology: platform.Topology{Kind: platform.Star, M: 3}, S: 1e-3, C: 1e-6, A: 1e-3,
-		D: platform.Float(math.Inf(1)), V: 100}
+		D: schedule.Float(math.Inf(1)), V: 100}
 	for _, c := range []struct {
 		edit  func(p *platform.Platform)
 		tasks int

@@ -10,14 +10,15 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/dlsched/dlsched/platform"
+	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/topology"
 )
 
-// comparesTranslation is the farm package compare runs for the "demand"
-// strategy on a chain or a k-ary tree, as compare/compare.go (farm, "Pfarm
-// with the master at the root of the tree") builds it by hand: the tree,
-// the parameters and the options of Simulate.
-func comparesTranslation(t testing.TB, p *platform.Platform, m int) (*topology.FarmTree, *Params, SimOptions) {
+// comparesTranslation is the farm package compare ran for the "demand"
+// strategy on a chain or a k-ary tree before it called FromPlatform, as it
+// built it by hand ("Pfarm with the master at the root of the tree"): the
+// tree, the parameters and the simulation's configuration.
+func comparesTranslation(t testing.TB, p *platform.Platform, m int) (*topology.FarmTree, *Params, Config) {
 	x := p.V / float64(m)
 	w := p.Workers()
 	var tr *topology.FarmTree
@@ -31,7 +32,7 @@ func comparesTranslation(t testing.TB, p *platform.Platform, m int) (*topology.F
 		t.Fatal(err)
 	}
 	pp := &Params{M: m, Te: p.A * x, Tau: p.C, Startup: p.S, Dt: x, Dr: p.ResultPerUnit * x}
-	opt := SimOptions{NoRootWorker: true, FreeHostLink: true}
+	opt := Config{NoRootWorker: true, FreeHostLink: true}
 	for _, s := range p.Slows {
 		opt.Slowdowns = append(opt.Slowdowns, Slowdown{Node: s.Worker + 1, At: s.At, Factor: s.Factor})
 	}
@@ -42,7 +43,7 @@ func comparesTranslation(t testing.TB, p *platform.Platform, m int) (*topology.F
 // slowdowns.
 func randomPlatform(rt *rapid.T) *platform.Platform {
 	p := &platform.Platform{S: rapid.SampledFrom([]float64{0, 1e-3, 0.1}).Draw(rt, "S"), C: rapid.Float64Range(0, 0.1).Draw(rt, "C"),
-		A: rapid.Float64Range(0.01, 1).Draw(rt, "A"), D: platform.Float(math.Inf(1)), V: rapid.Float64Range(1, 100).Draw(rt, "V"),
+		A: rapid.Float64Range(0.01, 1).Draw(rt, "A"), D: schedule.Float(math.Inf(1)), V: rapid.Float64Range(1, 100).Draw(rt, "V"),
 		ResultPerUnit: rapid.SampledFrom([]float64{0, 0.1, 1}).Draw(rt, "result per unit")}
 	if rapid.Bool().Draw(rt, "chain") {
 		p.Topology = platform.Topology{Kind: platform.Chain, M: rapid.IntRange(1, 8).Draw(rt, "M")}
@@ -56,10 +57,11 @@ func randomPlatform(rt *rapid.T) *platform.Platform {
 	return p
 }
 
-// FromPlatform builds the farm compare builds by hand (comparesTranslation):
+// FromPlatform builds the farm compare built by hand (comparesTranslation):
 // the same tree, the same parameters, the same slowdowns, a root without a
-// worker and a free host link; and Run simulates exactly what Simulate
-// does with compare's options, every number of the result equal.
+// worker and a free host link; and Run simulates exactly what compare's
+// simulation of that tree did, every number of the result equal (compare
+// now calls FromPlatform and Run: its outputs stayed the same bytes).
 func TestFromPlatformIsCompares(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		p := randomPlatform(rt)
@@ -80,7 +82,7 @@ func TestFromPlatformIsCompares(t *testing.T) {
 			cfg.NoRootWorker != opt.NoRootWorker || cfg.FreeHostLink != opt.FreeHostLink || cfg.FindOpt {
 			rt.Fatalf("config %+v, compare's %+v %+v", cfg, *pp, opt)
 		}
-		want, err := Simulate(context.Background(), tr, pp, opt)
+		want, err := simulateTree(context.Background(), tr, pp, &opt, platform.RunOptions{})
 		if err != nil {
 			rt.Fatal(err)
 		}
@@ -89,7 +91,7 @@ func TestFromPlatformIsCompares(t *testing.T) {
 			rt.Fatal(err)
 		}
 		if !reflect.DeepEqual(r.Simulated, want) {
-			rt.Fatalf("Run %+v\nSimulate %+v", r.Simulated, want)
+			rt.Fatalf("Run %+v\ncompare's %+v", r.Simulated, want)
 		}
 	})
 }
@@ -99,7 +101,7 @@ func TestFromPlatformIsCompares(t *testing.T) {
 // Four workers of A = 1 s a unit, free links, 8 units in 8 tasks: each
 // worker executes two tasks of 1 s, done at 2 s.
 func TestFromPlatformStar(t *testing.T) {
-	p := &platform.Platform{Topology: platform.Topology{Kind: platform.Star, M: 4}, A: 1, D: platform.Float(math.Inf(1)), V: 8}
+	p := &platform.Platform{Topology: platform.Topology{Kind: platform.Star, M: 4}, A: 1, D: schedule.Float(math.Inf(1)), V: 8}
 	cfg, err := FromPlatform(p, 8)
 	if err != nil {
 		t.Fatal(err)
@@ -125,7 +127,7 @@ func TestFromPlatformStar(t *testing.T) {
 // task count outside 1..MaxTasks; an invalid platform is refused by its
 // own validation.
 func TestFromPlatformRefuses(t *testing.T) {
-	star := platform.Platform{Topology: platform.Topology{Kind: platform.Star, M: 2}, A: 1, D: platform.Float(math.Inf(1)), V: 8}
+	star := platform.Platform{Topology: platform.Topology{Kind: platform.Star, M: 2}, A: 1, D: schedule.Float(math.Inf(1)), V: 8}
 	hetero := star
 	hetero.PerWorkerA = []float64{1, 2}
 	crash := star

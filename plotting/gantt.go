@@ -1,4 +1,4 @@
-package schedule
+package plotting
 
 import (
 	"bufio"
@@ -11,6 +11,8 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/palette/moreland"
+
+	"github.com/dlsched/dlsched/schedule"
 )
 
 // Gantt charts are drawn by hand as plain SVG: gonum/plot draws axes and
@@ -85,10 +87,10 @@ func textOn(c color.Color) string {
 	return "white"
 }
 
-// lanes lays the schedule out: communication lanes (the originator's port
+// ganttLanes lays the schedule out: communication lanes (the originator's port
 // for a star, one lane per hop level for trees) and one computing lane per
 // processor or layer.
-func (s *Schedule) lanes() []lane {
+func ganttLanes(s *schedule.Schedule) []lane {
 	var comm []lane
 	commIdx := map[string]int{}
 	get := func(name string) *lane {
@@ -150,7 +152,7 @@ func (s *Schedule) lanes() []lane {
 	return out
 }
 
-// WriteGantt draws the schedule as an SVG Gantt chart: communication lanes
+// WriteGantt draws schedule s as an SVG Gantt chart: communication lanes
 // on top (for trees one lane per link level, showing the relaying), a
 // computing lane per processor (star) or layer (trees), bars coloured by
 // stage and labelled with the destination (communication) or stage
@@ -158,8 +160,8 @@ func (s *Schedule) lanes() []lane {
 // seconds with round ticks; a legend below it gives the stage colours
 // (one swatch per stage up to eight, else a colour scale from the first
 // to the last stage) and never covers a bar.
-func (s *Schedule) WriteGantt(w io.Writer) error {
-	gc := s.newGantt()
+func WriteGantt(w io.Writer, s *schedule.Schedule) error {
+	gc := newGantt(s)
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" font-family="sans-serif" font-size="11">`+"\n", ganttWidth, gc.height)
 	fmt.Fprintf(bw, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
@@ -197,8 +199,8 @@ type gantt struct {
 // newGantt lays the chart of s out. The time axis ends at the first tick
 // mark (major or minor) at or after the last bar or Cmax, a round value
 // close to it.
-func (s *Schedule) newGantt() *gantt {
-	gc := &gantt{ls: s.lanes(), maxStage: 1}
+func newGantt(s *schedule.Schedule) *gantt {
+	gc := &gantt{ls: ganttLanes(s), maxStage: 1}
 	for _, c := range s.Chunks {
 		gc.maxStage = max(gc.maxStage, c.Stage)
 	}
