@@ -9,7 +9,6 @@ import (
 	"github.com/dlsched/dlsched/optimize"
 	"github.com/dlsched/dlsched/platform"
 	"github.com/dlsched/dlsched/problem"
-	"github.com/dlsched/dlsched/solve"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -27,18 +26,6 @@ const (
 
 // The measured constants of the estimates (docs/compare.md, Limits).
 const (
-	// Clp's time for one LP grows about with the square of its rows:
-	// stars solved by stage generation 1.2e-10 s per row² (m = 4, 750,000
-	// rows: 53 s), LPs solved whole 2.5e-8 s per row² (a chain of 10,
-	// 17,471 rows: 7.6 s; 69,971 rows: 81 s).
-	lpSecondsGenerated = 1.2e-10
-	lpSecondsWhole     = 2.5e-8
-	// The final solve at the best n searches patterns: up to about 20
-	// LPs of that size on trees (a 2-ary tree of 4 levels, 125 stages:
-	// 7.4 s against 0.44 s for the greedy prune), 2 on stars (a star of
-	// 4, 31,250 stages: one LP, the other candidates ruled out by their
-	// bound; below 64 messages more candidates, but small ones).
-	finalTree, finalStar = 20, 2
 	// A replay costs about 9 kernel events per message passage (one chunk
 	// received by one node) over the three replays of a planned strategy
 	// (the timed and earliest replays of the verification, the earliest
@@ -235,14 +222,14 @@ func planCost(p *platform.Platform, o Options, strategy string) (Cost, error) {
 	dests := len(pr.Dests())
 	c.What = fmt.Sprintf("the LP of n_min = %d stages (%d messages)", nmin, nmin*dests)
 	// The LP of n_min must fit; OverN stops before a larger n that does
-	// not (solve.SizeError).
-	e0, err := solve.EstimateModel(pr, nmin, solve.Options{})
+	// not (solve.SizeError). The LP time is optimize's estimate of OverN.
+	est, err := optimize.EstimateOverN(pr, optimize.Options{NMax: nmax})
 	if err != nil {
 		return c, err
 	}
-	c.Bytes = e0.Bytes
-	end := searchEnd(pr, nmin, nmax)
-	c.LPSeconds = lpSeconds(pr, e0, nmin, end)
+	c.Bytes = est.First.Bytes
+	end := est.End
+	c.LPSeconds = est.LPSeconds
 	if end > nmin {
 		c.What = fmt.Sprintf("the search over n = %d..%d (LPs of %d to %d messages)", nmin, end, nmin*dests, end*dests)
 	}
@@ -270,71 +257,6 @@ func stageRange(pr *problem.Problem, o Options) (int, int, error) {
 			nmin, gs(pr.V), gs(pr.D))
 	}
 	return nmin, nmax, nil
-}
-
-// searchEnd bounds the last n the search evaluates. OverN stops at the
-// first n > n_min with L(n) > best (optimize.FullPatternBound); on a star
-// with S > 0 the best is at most the makespan U of a feasible n_min-stage
-// schedule (roundRobin), so the search ends before L(n) > U. Elsewhere it
-// may run to nmax.
-func searchEnd(pr *problem.Problem, nmin, nmax int) int {
-	if pr.Kind != topology.Star || !(pr.S > 0) {
-		return nmax
-	}
-	first := optimize.FullPatternBound(pr).FirstAbove(roundRobin(pr, nmin))
-	if first > 0 && first-1 < nmax {
-		return max(first-1, nmin)
-	}
-	return nmax
-}
-
-// roundRobin is the makespan of equal chunks x = V/(n·m) sent to the
-// star's processors in stage order (a feasible n-stage schedule when
-// n >= n_min, as x <= D): the k-th chunk of processor i arrives at
-// a_k = (k−1)R + Σ_{j<=i} (S_j + C_j x), R the length of a round, and
-// computing in arrival order processor i finishes at most at
-// max(a_n + A_i x, a_1 + n A_i x).
-func roundRobin(pr *problem.Problem, n int) float64 {
-	d := len(pr.Dests())
-	x := pr.V / float64(n*d)
-	r := 0.0
-	for i := 1; i <= d; i++ {
-		s, c, _ := pr.Params(i)
-		r += s + c*x
-	}
-	u, a1 := 0.0, 0.0
-	for i := 1; i <= d; i++ {
-		s, c, a := pr.Params(i)
-		a1 += s + c*x
-		an := float64(n-1)*r + a1
-		u = math.Max(u, math.Max(an+a*x, a1+float64(n)*a*x))
-	}
-	return u
-}
-
-// lpSeconds estimates Clp's time for the search: one LP per n in
-// [nmin, end] and the final pattern search at end, each c·rows², with
-// rows linear in n (e0, the estimate at nmin, and one at nmin + 1 fix
-// the line).
-func lpSeconds(pr *problem.Problem, e0 solve.ModelSize, nmin, end int) float64 {
-	e1, _ := solve.EstimateModel(pr, nmin+1, solve.Options{}) // the compact form: no error
-	slope := float64(e1.Rows - e0.Rows)
-	r0 := float64(e0.Rows) - slope*float64(nmin)
-	c, final := lpSecondsWhole, float64(finalTree)
-	if pr.Kind == topology.Star {
-		final = finalStar
-	}
-	if e0.Generated {
-		c = lpSecondsGenerated
-	}
-	// Σ_{n=a}^{b} (r0 + slope·n)² in closed form.
-	a, b := float64(nmin), float64(end)
-	cnt := b - a + 1
-	sum1 := (a + b) * cnt / 2
-	sq := func(x float64) float64 { return x * (x + 1) * (2*x + 1) / 6 }
-	sum2 := sq(b) - sq(a-1)
-	rEnd := r0 + slope*b
-	return c * (r0*r0*cnt + 2*r0*slope*sum1 + slope*slope*sum2 + final*rEnd*rEnd)
 }
 
 // stageTraffic counts the message passages of one stage — the nodes that

@@ -117,10 +117,10 @@ func costOf(t *rapid.T, costs []Cost, strategy string, tasks int) Cost {
 	return Cost{}
 }
 
-// searchEnd's bound: on a star with S > 0 the best makespan of the search
-// over n is at most roundRobin's feasible n_min-stage schedule, and the
+// optimize.SearchEnd's bound: on a star with S > 0 the best makespan of the search
+// over n is at most optimize.RoundRobin's feasible n_min-stage schedule, and the
 // search (optimize.OverN, the call dls makes) evaluates no n beyond
-// searchEnd — on random homogeneous and heterogeneous stars and buffers.
+// optimize.SearchEnd — on random homogeneous and heterogeneous stars and buffers.
 func TestSearchEnd(t *testing.T) {
 	s := newClp(t)
 	rapid.Check(t, func(rt *rapid.T) {
@@ -141,11 +141,11 @@ func TestSearchEnd(t *testing.T) {
 		if err != nil {
 			rt.Fatal(err)
 		}
-		if u := roundRobin(pr, nmin); float64(res.Best.Cmax) > u*(1+1e-9) {
+		if u := optimize.RoundRobin(pr, nmin); float64(res.Best.Cmax) > u*(1+1e-9) {
 			rt.Errorf("%s: best %g above the round-robin schedule's %g", Describe(&p), float64(res.Best.Cmax), u)
 		}
-		if end := searchEnd(pr, nmin, nmin+15); res.Last > end {
-			rt.Errorf("%s: the search evaluated n = %d, beyond searchEnd %d", Describe(&p), res.Last, end)
+		if end := optimize.SearchEnd(pr, nmin, nmin+15); res.Last > end {
+			rt.Errorf("%s: the search evaluated n = %d, beyond optimize.SearchEnd %d", Describe(&p), res.Last, end)
 		}
 	})
 }

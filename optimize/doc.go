@@ -64,6 +64,13 @@
 // rule would hold. With S = 0 the bound does not grow and only the guard
 // stops the search.
 //
+// Options.MaxLPSeconds refuses a search estimated (EstimateOverN: c·rows²
+// per LP, the constants measured for Clp) to take longer, before anything
+// is solved on a star with S > 0 (where the rule must fire by SearchEnd),
+// after the LP of n_min elsewhere (where the rule's end is known from its
+// makespan). The estimate errs high; the command line's default,
+// DefaultMaxLPSeconds, refuses only searches of hours.
+//
 // # Heterogeneous stars
 //
 // On a star whose worker order is searched (solve.Options.WorkerOrder,

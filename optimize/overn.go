@@ -34,6 +34,10 @@ type Options struct {
 	// NMax is the guard of the stage search: no n above it is evaluated.
 	// Zero means n_min + DefaultSpan.
 	NMax int
+	// MaxLPSeconds refuses, before anything is solved, a search estimated
+	// (EstimateOverN) to take more seconds of LP solving, with an
+	// *LPSecondsError; zero: no limit.
+	MaxLPSeconds float64
 	// NoWarm disables warm starts (used only for the unpruned curve, see
 	// the package doc).
 	NoWarm bool
@@ -237,6 +241,9 @@ func OverN(p *problem.Problem, opt Options) (*NResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkLPSeconds(p, opt); err != nil {
+		return nil, err
+	}
 	b := PatternBound(p, opt.Solve)
 	res := &NResult{NMin: nmin, Bound: b, Pruned: !opt.Solve.NoPrune}
 	res.Best.Cmax = schedule.Float(math.Inf(1))
@@ -277,6 +284,10 @@ func OverN(p *problem.Problem, opt Options) (*NResult, error) {
 		if opt.Progress != nil {
 			opt.Progress(pt)
 		}
+		if err := checkRest(p, opt, b, n, nmax, float64(res.Best.Cmax)); err != nil {
+			eng.Close()
+			return nil, err
+		}
 	}
 	if eng != nil {
 		eng.Close()
@@ -307,7 +318,7 @@ func stageRange(p *problem.Problem, opt Options) (nmin, nmax int, err error) {
 		nmax = nmin + DefaultSpan
 	}
 	if nmax < nmin {
-		return 0, 0, &problem.FieldError{Field: "NMax", Value: fmt.Sprint(nmax), Want: fmt.Sprintf("at least n_min=%d", nmin)}
+		return 0, 0, &problem.FieldError{Field: FieldNMax, Value: fmt.Sprint(nmax), Want: fmt.Sprintf("at least n_min=%d", nmin)}
 	}
 	return nmin, nmax, nil
 }

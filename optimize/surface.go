@@ -66,11 +66,15 @@ func OverND(p *problem.Problem, ds []float64, opt Options, through int) (*Surfac
 	if len(ds) == 0 {
 		return nil, errors.New("optimize: no buffer sizes")
 	}
+	if err := checkSurfaceLPSeconds(p, ds, opt); err != nil {
+		return nil, err
+	}
 	t0 := time.Now()
 	res := &SurfaceResult{}
 	res.Best.Cmax = schedule.Float(math.Inf(1))
 	lineOpt := opt
 	lineOpt.noFinal = true
+	lineOpt.MaxLPSeconds = 0 // checked for all the lines at once
 	for _, d := range ds {
 		q := *p
 		q.D = d
@@ -121,4 +125,27 @@ func (s *Stats) add(o Stats) {
 	s.Warm += o.Warm
 	s.Cold += o.Cold
 	s.Fallbacks += o.Fallbacks
+}
+
+// checkSurfaceLPSeconds refuses a surface whose lines' searches over n are
+// estimated to take more than opt.MaxLPSeconds of LP solving in all.
+func checkSurfaceLPSeconds(p *problem.Problem, ds []float64, opt Options) error {
+	if opt.MaxLPSeconds <= 0 {
+		return nil
+	}
+	all := Estimate{NMin: math.MaxInt}
+	for _, d := range ds {
+		q := *p
+		q.D = d
+		e, err := EstimateOverN(&q, opt)
+		if err != nil {
+			return fmt.Errorf("D=%g: %w", d, err)
+		}
+		all.NMin, all.End = min(all.NMin, e.NMin), max(all.End, e.End)
+		all.LPSeconds += e.LPSeconds
+		if all.LPSeconds > opt.MaxLPSeconds {
+			return &LPSecondsError{Estimate: all, Limit: opt.MaxLPSeconds}
+		}
+	}
+	return nil
 }

@@ -69,4 +69,8 @@ func (s *Sequence) Reserve(n int) { s.e.Reserve(n) }
 func (s *Sequence) Invalidate() { s.e.Invalidate() }
 
 // Close drops the model; the solver stays open.
-func (s *Sequence) Close() { s.e.Close() }
+func (s *Sequence) Close() {
+	if s != nil {
+		s.e.Close()
+	}
+}

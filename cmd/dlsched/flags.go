@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dlsched/dlsched/optimize"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solve"
@@ -22,7 +23,7 @@ func isUsage(err error) bool {
 // optionFlags maps the library's names of options to their flags where
 // the two differ; problem fields (S, m, ...) are their own flag names.
 var optionFlags = map[string]string{
-	"NMax": "n-max", "DMin": "D-min", "DMax": "D-max", "Points": "points", "Within": "within", "N": "stages",
+	"NMax": "n-max", optimize.FieldMaxLPSeconds: "max-lp-seconds", "DMin": "D-min", "DMax": "D-max", "Points": "points", "Within": "within", "N": "stages",
 	solve.FieldMaxMemoryMB: "max-memory", problem.FieldResultRatio: "result-ratio", solve.FieldWorkerOrder: "worker-order",
 }
 

@@ -17,6 +17,8 @@ func optimizeCommand() *cli.Command {
 	flags = append(flags, noTimingsFlag(), quietFlag(),
 		&cli.StringFlag{Name: "over", Usage: "what to optimise: n (stages), D (buffer size), n,D (the surface of Fig. 9) or relay (compute/relay split of a tree, with the LB strategy and classic NLF/LLF)"},
 		&cli.IntFlag{Name: "n-max", DefaultText: "n_min+200", Usage: "guard: evaluate no n above this"},
+		&cli.StringFlag{Name: "max-lp-seconds", Value: strconv.Itoa(optimize.DefaultMaxLPSeconds),
+			Usage: "refuse a search over n (--over n, n,D) estimated to take more seconds of LP solving (the estimate errs high by about 2)"},
 		&cli.IntFlag{Name: "through", DefaultText: "none", Usage: "--over n,D: extend every line up to this n past its stopping point, for drawing"},
 		&cli.StringFlag{Name: "D-min", Usage: "smallest buffer size searched (--over D, n,D)"},
 		&cli.StringFlag{Name: "D-max", Usage: "largest buffer size searched (--over D, n,D)"},
@@ -35,7 +37,7 @@ func optimizeCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "optimize",
 		Usage: "best stage count n and buffer size D; Section 5 D* heuristics; LB strategy and relay-only layers",
-		UsageText: "dlsched optimize <problem flags as solve> --over n|D|n,D|relay [--n-max N] [--D-min x --D-max y --points k] " +
+		UsageText: "dlsched optimize <problem flags as solve> --over n|D|n,D|relay [--n-max N] [--max-lp-seconds S] [--D-min x --D-max y --points k] " +
 			"[--stages N|min|best] [--no-prune] [--preset fig9a|fig9b|fig11] [--format table|json|csv] [--out FILE] [--plot FILE.svg]",
 		Flags:  flags,
 		Action: optimizeAction,
@@ -70,6 +72,9 @@ func optimizeAction(c *cli.Context) error {
 	}
 	defer done()
 	base := optimize.Options{Solve: opt, NMax: c.Int("n-max"), NoWarm: c.Bool("no-warm"), NoTimings: c.Bool("no-timings")}
+	if over == "n" || over == "n,D" {
+		base.MaxLPSeconds, _ = strconv.ParseFloat(strings.TrimSpace(c.String("max-lp-seconds")), 64)
+	}
 	rep, err := runSearch(c, over, p, base)
 	if err != nil {
 		return err
@@ -140,6 +145,12 @@ func checkSearchFlags(c *cli.Context, over string) error {
 		return usagef("invalid --stages with --over %s: --stages applies to --over D and relay", over)
 	case c.Int("refine") < 0:
 		return usagef("invalid --refine %d: want an integer >= 0", c.Int("refine"))
+	case c.IsSet("max-lp-seconds") && over != "n" && over != "n,D":
+		return usagef("invalid --max-lp-seconds with --over %s: it applies to --over n and n,D", over)
+	}
+	s := c.String("max-lp-seconds")
+	if v, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err != nil || !(v > 0) || v > 1e7 {
+		return usagef("invalid --max-lp-seconds %s: want a number of seconds > 0 (at most 1e7)", s)
 	}
 	return nil
 }

@@ -26,10 +26,10 @@ func goldenSections(text string) (stdout string, files map[string]string) {
 
 // goldenWant is the format the JSON stdout of a golden command must
 // declare: its command's format.
-var goldenWant = map[string]string{"solve": schema.Schedule, "verify": schema.Verify, "optimize": schema.Optimize}
+var goldenWant = map[string]string{"solve": schema.Schedule, "verify": schema.Verify, "optimize": schema.Optimize, "compare": schema.Compare}
 
 // Every JSON and JSON Lines output of the golden set (testdata/golden:
-// stdout of solve, verify and optimize with --format json, the files
+// stdout of solve, verify, optimize and compare with --format json, the files
 // they write, a sweep's rows) declares its command's format first and
 // validates against that format's schema (issue 31, item 1: "every golden
 // output validates").

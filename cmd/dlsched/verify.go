@@ -50,16 +50,9 @@ func verifyAction(c *cli.Context) error {
 		return err
 	}
 	path := c.Args().First()
-	b, err := os.ReadFile(path)
+	s, err := readSchedule(path)
 	if err != nil {
-		return usage(err)
-	}
-	if err := schema.Check(b, schema.Schedule); err != nil {
-		return usagef("%s: %v", path, err)
-	}
-	s, err := schedule.ReadJSON(bytes.NewReader(b))
-	if err != nil {
-		return usagef("%s: %v", path, err)
+		return err
 	}
 	opt := replay.Options{Context: c.Context}
 	var tr *trace.Trace
@@ -94,6 +87,23 @@ func verifyAction(c *cli.Context) error {
 		return err
 	}
 	return cli.Exit("", 1)
+}
+
+// readSchedule reads a schedule file by its declared format (one of
+// another kind or major version is bad usage, as is a malformed one).
+func readSchedule(path string) (*schedule.Schedule, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, usage(err)
+	}
+	if err := schema.Check(b, schema.Schedule); err != nil {
+		return nil, usagef("%s: %v", path, err)
+	}
+	s, err := schedule.ReadJSON(bytes.NewReader(b))
+	if err != nil {
+		return nil, usagef("%s: %v", path, err)
+	}
+	return s, nil
 }
 
 // writeViolations lists the violations (in time order, as the replay
