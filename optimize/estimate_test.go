@@ -81,4 +81,3 @@ func TestLPSecondsClosedForm(t *testing.T) {
 		t.Errorf("LPSeconds %g, term by term %g", e.LPSeconds, sum)
 	}
 }
-
