@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/dlsched/dlsched/internal/race"
 	"github.com/dlsched/dlsched/platform"
 )
 
@@ -164,6 +165,9 @@ func TestSection493(t *testing.T) {
 // is compute bound; local-first and distant-first priority differ by less
 // than 0.01.
 func TestTreeAndPriority(t *testing.T) {
+	if race.Enabled && testing.Short() {
+		t.Skip("numbers of long simulations: checked in the plain pass, not under -race -short")
+	}
 	for _, j := range []float64{0.25, 0.5, 1} {
 		tree := &Config{Layout: Tree, Harness: HarnessD, Workers: 39, MessageBytes: 1024, JobTime: j, Bandwidth: 1.51 * MiB, SetupBytes: 4.75}
 		ln := &Config{Layout: Line, Harness: HarnessA, Workers: 39, MessageBytes: 1024, JobTime: j, Bandwidth: 1.51 * MiB, SetupBytes: 4.75}

@@ -12,6 +12,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/dlsched/dlsched/internal/leakcheck"
+	"github.com/dlsched/dlsched/internal/race"
 	"github.com/dlsched/dlsched/platform"
 	"github.com/dlsched/dlsched/topology"
 )
@@ -75,6 +76,9 @@ func TestTable3Simulation(t *testing.T) {
 // are the Predicted column divided by (1 + error). Chains above 16 run with
 // DLSCHED_SLOW=1 (make test-slow).
 func TestTable6Simulation(t *testing.T) {
+	if race.Enabled && testing.Short() {
+		t.Skip("numbers of long simulations: checked in the plain pass, not under -race -short")
+	}
 	for te, rows := range table6 {
 		for _, row := range rows {
 			if row[0] > 48 || (testing.Short() || os.Getenv("DLSCHED_SLOW") == "") && row[0] > 16 {
@@ -272,6 +276,9 @@ func TestMeshAboveCommBound(t *testing.T) {
 // (chains of 16 and 32, binary trees of 15 and 31) included, and never
 // below eq. (1), 8.275 s.
 func TestTable4Simulation(t *testing.T) {
+	if race.Enabled && testing.Short() {
+		t.Skip("numbers of long simulations: checked in the plain pass, not under -race -short")
+	}
 	rows := []struct {
 		kind string
 		k, n int
