@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/schedule/scheduletest"
 )
 
 func TestWriteCSV(t *testing.T) {
@@ -20,15 +21,15 @@ func TestWriteCSV(t *testing.T) {
 		want [][]string
 	}{
 		// treeSchedule's hand-computed times (see its comment).
-		{"tree", treeSchedule(), [][]string{
+		{"tree", scheduletest.Tree(), [][]string{
 			{"1", "", "1", "2", "0", "2", "2", "4"},
 			{"1", "", "2", "1", "2", "5.5", "5.5", "6.5"},
 		}},
-		{"binomial", binomialSchedule(), [][]string{
+		{"binomial", scheduletest.Binomial(), [][]string{
 			{"1", "", "2", "1", "0", "3.5", "3.5", "4.5"},
 			{"1", "", "1", "2", "3.5", "5.5", "5.5", "7.5"},
 		}},
-		{"star, non-representable loads", starSchedule(), nil},
+		{"star, non-representable loads", scheduletest.Star(), nil},
 		{"no chunks", &schedule.Schedule{Problem: schedule.Problem{Topology: "star"}}, [][]string{}},
 	}
 	for _, tc := range tests {
@@ -79,15 +80,15 @@ func TestWriteCSV(t *testing.T) {
 }
 
 func TestSummaryAndTable(t *testing.T) {
-	hetero := starSchedule()
+	hetero := scheduletest.Star()
 	hetero.Problem.Procs = []schedule.Proc{{S: 0.1, C: 0.01, A: 0.1}, {S: 0.1, C: 0.01, A: 0.1}}
-	relay := treeSchedule()
+	relay := scheduletest.Tree()
 	relay.Problem.Relay = []int{1}
 	relay.Pruning = &schedule.Removed{Messages: [][2]int{{1, 1}}, Destinations: []int{1}, Rounds: 1, CmaxBefore: 7, CmaxAfter: 6.5}
 	relay.Solve = &schedule.SolveInfo{Solver: "gonum", Form: "paper", Variables: 9, Constraints: 8, Nonzeros: 21,
 		Attempts: []schedule.Attempt{{}, {}, {}}, Certified: false, Note: "certified gap 0.1 exceeds the tolerance 1e-09", Seconds: 0.5}
 	relay.Verification = &schedule.Verification{OK: true, Makespan: 6.5, EarliestMakespan: 6.25, Events: 17, Processors: 6}
-	unpruned := treeSchedule()
+	unpruned := scheduletest.Tree()
 	unpruned.Pruning = &schedule.Removed{Rounds: 0, CmaxBefore: 6.5, CmaxAfter: 6.5}
 
 	tests := []struct {
@@ -98,7 +99,7 @@ func TestSummaryAndTable(t *testing.T) {
 		// rows are the expected fields of the table's chunk lines.
 		rows [][]string
 	}{
-		{"star", starSchedule(), []string{
+		{"star", scheduletest.Star(), []string{
 			"star m=2  S=0.1 C=0.01 A=0.1 D=inf V=30\n",
 			"status optimal  Cmax 1.88095238095  lower bound 1.88095238095  gap 0\n", // Cmax ≈ 1.88095 by hand
 			"stages: built 1, carrying load 1 (n_min 1), messages 2\n",
@@ -116,7 +117,7 @@ func TestSummaryAndTable(t *testing.T) {
 			"executor found 1 violation(s):\n  buffer at 0.25: message of 12 > D\n",
 		}, []string{"NOT certified", "verified by", "processors ["}, nil},
 		{"heterogeneous flag", hetero, []string{"star m=2 (heterogeneous)  S:C:A 0.1:0.01:0.1 0.1:0.01:0.1  D=inf"}, []string{"S=0"}, nil},
-		{"tree", treeSchedule(), []string{
+		{"tree", scheduletest.Tree(), []string{
 			"tree p=2 h=2 nlf 2-buffer  S=1 C=0.5 A=1 D=4 V=8\n",
 			"status optimal  Cmax 6.5  lower bound 6.5  gap 0\n",
 		}, []string{"relay-only", "pruned"},
@@ -131,7 +132,7 @@ func TestSummaryAndTable(t *testing.T) {
 			"LP (paper form, gonum): 9 variables, 8 constraints, 21 nonzeros; 3 attempt(s), 0.500s; NOT certified: certified gap 0.1 exceeds the tolerance 1e-09\n",
 			"verified by the executor: 6 processors, 17 events, makespan 6.5 (earliest 6.25)\n",
 		}, []string{"violation"}, nil},
-		{"binomial", binomialSchedule(), []string{
+		{"binomial", scheduletest.Binomial(), []string{
 			"binomial p=2 h=2 llf  S=1 C=0.5 A=1 D=10 V=10\n",
 			"messages 2\n",
 		}, []string{"buffer"},

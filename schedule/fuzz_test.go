@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/schedule/scheduletest"
 )
 
 // FuzzReadJSON: the schedule reader never panics, and what it accepts
 // writes back to JSON that reads to the same values.
 func FuzzReadJSON(f *testing.F) {
-	for _, s := range []*schedule.Schedule{starSchedule(), treeSchedule(), binomialSchedule()} {
+	for _, s := range []*schedule.Schedule{scheduletest.Star(), scheduletest.Tree(), scheduletest.Binomial()} {
 		var b bytes.Buffer
 		s.WriteJSON(&b)
 		f.Add(b.Bytes())

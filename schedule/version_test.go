@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/schedule/scheduletest"
 	"github.com/dlsched/dlsched/schema"
 )
 
@@ -16,7 +17,7 @@ import (
 // kind naming the format found and the one wanted, before the fields it
 // may not know are read.
 func TestScheduleFormat(t *testing.T) {
-	s := treeSchedule()
+	s := scheduletest.Tree()
 	var b bytes.Buffer
 	if err := s.WriteJSON(&b); err != nil {
 		t.Fatal(err)
