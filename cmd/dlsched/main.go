@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -60,7 +61,7 @@ func newApp() *cli.App {
 	walk = func(cs []*cli.Command, parent string) {
 		for _, c := range cs {
 			name := strings.TrimSpace(parent + " " + c.Name)
-			c.OnUsageError = func(_ *cli.Context, err error, _ bool) error { return usage(flagError(name, err)) }
+			c.OnUsageError = func(_ *cli.Context, err error, _ bool) error { return usage(flagError(name, c.Flags, err)) }
 			if len(c.Subcommands) > 0 {
 				subs := c.Subcommands
 				c.Action = func(ctx *cli.Context) error {
@@ -77,23 +78,36 @@ func newApp() *cli.App {
 	return app
 }
 
-// flagError says the flag package's "flag provided but not defined: -x"
-// and "flag needs an argument: -x" in the command's words, with the long
-// form of the flag the user typed and where to find the valid ones.
-func flagError(command string, err error) error {
+// flagError says the flag package's "flag provided but not defined: -x",
+// "flag needs an argument: -x" and "invalid value "v" for flag -x: parse
+// error" in the command's words, with the long form of the flag the user
+// typed, what its value must be, and where to find the valid ones.
+func flagError(command string, flags []cli.Flag, err error) error {
 	msg := err.Error()
+	dashed := func(name string) string {
+		name = strings.TrimLeft(name, "-")
+		if len(name) == 1 {
+			return "-" + name
+		}
+		return "--" + name
+	}
 	for _, c := range []struct{ prefix, say string }{
 		{"flag provided but not defined: -", "unknown flag %s for %s (see dlsched %s --help)"},
 		{"flag needs an argument: -", "flag %s of %s needs a value (see dlsched %s --help)"},
 	} {
 		if name, ok := strings.CutPrefix(msg, c.prefix); ok {
-			name = strings.TrimLeft(name, "-")
-			dash := "--"
-			if len(name) == 1 {
-				dash = "-"
-			}
-			return fmt.Errorf(c.say, dash+name, command, command)
+			return fmt.Errorf(c.say, dashed(name), command, command)
 		}
+	}
+	var value, name string
+	if n, _ := fmt.Sscanf(strings.TrimSuffix(msg, ": parse error"), "invalid value %q for flag %s", &value, &name); n == 2 {
+		want := "a number"
+		for _, f := range flags {
+			if _, ok := f.(*cli.IntFlag); ok && slices.Contains(f.Names(), strings.TrimLeft(name, "-")) {
+				want = "a whole number in digits (1000000000, not 1e9)"
+			}
+		}
+		return fmt.Errorf("invalid %s %s: want %s (see dlsched %s --help)", dashed(name), value, want, command)
 	}
 	return err
 }

@@ -216,9 +216,10 @@ stage_generation = false
 	}
 }
 
-// An unknown flag or a flag without its value is named with its dashes and
-// the command it was given to, in every command (the flag package said
-// "flag provided but not defined: -bogus" in all but sweep and plot).
+// An unknown flag, a flag without its value or a value of the wrong type
+// is named with its dashes and the command it was given to, in every
+// command (the flag package said "flag provided but not defined: -bogus"
+// in all but sweep and plot).
 func TestUnknownFlagMessage(t *testing.T) {
 	for _, c := range []struct {
 		args []string
@@ -229,6 +230,11 @@ func TestUnknownFlagMessage(t *testing.T) {
 		{[]string{"farm", "pfarm", "--bogus"}, "dlsched: unknown flag --bogus for farm pfarm (see dlsched farm pfarm --help)\n"},
 		{[]string{"farm", "nepp", "--jobs"}, "dlsched: flag --jobs of farm nepp needs a value (see dlsched farm nepp --help)\n"},
 		{[]string{"solve", "--m"}, "dlsched: flag -m of solve needs a value (see dlsched solve --help)\n"},
+		// urfave/cli's integer flags take digits only; its message was
+		// 'invalid value "1e9" for flag -n-max: parse error'.
+		{[]string{"optimize", "--over", "n", "--n-max", "1e9"}, "dlsched: invalid --n-max 1e9: want a whole number in digits (1000000000, not 1e9) (see dlsched optimize --help)\n"},
+		{[]string{"optimize", "--over", "D", "--within", "abc"}, "dlsched: invalid --within abc: want a number (see dlsched optimize --help)\n"},
+		{[]string{"sweep", "x.toml", "--workers", "two"}, "dlsched: invalid --workers two: want a whole number in digits (1000000000, not 1e9) (see dlsched sweep --help)\n"},
 	} {
 		out, errOut, code := dlsched(t, c.args...)
 		if code != 2 || out != "" || errOut != c.want {

@@ -69,7 +69,7 @@ func interspersed(c *cli.Context) (*cli.Context, []string, bool, error) {
 		flags = append(flags, raw[i])
 	}
 	if err := set.Parse(flags); err != nil {
-		return nil, nil, false, usage(err)
+		return nil, nil, false, usage(flagError(c.Command.Name, c.Command.Flags, err))
 	}
 	return cli.NewContext(c.App, set, c), pos, false, nil
 }
