@@ -315,13 +315,7 @@ func (p *Problem) SetColBounds(j int, lo, up float64) {
 		return
 	}
 	defer runtime.KeepAlive(p)
-	if !p.loaded || j < 0 || j >= p.cols {
-		panic(fmt.Sprintf("clp: SetColBounds: column %d out of range [0,%d)", j, p.cols))
-	}
-	if math.IsNaN(lo) || math.IsNaN(up) {
-		if p.pendingErr == nil {
-			p.pendingErr = fail("column %d given bounds [%g, %g]", j, lo, up)
-		}
+	if !p.boundsOK("SetColBounds", "column", j, p.cols, lo, up) {
 		return
 	}
 	// Write Clp's own bound arrays; syncBounds tells Clp about it.
@@ -338,18 +332,28 @@ func (p *Problem) SetRowBounds(i int, lo, up float64) {
 		return
 	}
 	defer runtime.KeepAlive(p)
-	if !p.loaded || i < 0 || i >= p.rows {
-		panic(fmt.Sprintf("clp: SetRowBounds: row %d out of range [0,%d)", i, p.rows))
-	}
-	if math.IsNaN(lo) || math.IsNaN(up) {
-		if p.pendingErr == nil {
-			p.pendingErr = fail("row %d given bounds [%g, %g]", i, lo, up)
-		}
+	if !p.boundsOK("SetRowBounds", "row", i, p.rows, lo, up) {
 		return
 	}
 	unsafe.Slice((*float64)(unsafe.Pointer(C.Clp_rowLower(p.model))), p.rows)[i] = toClp(lo)
 	unsafe.Slice((*float64)(unsafe.Pointer(C.Clp_rowUpper(p.model))), p.rows)[i] = toClp(up)
 	p.rowDirty = true
+}
+
+// boundsOK checks a bound change of SetColBounds or SetRowBounds (call)
+// on index k of n columns or rows (what): it panics out of range and, for
+// a NaN bound, records the error the next solve reports and returns false.
+func (p *Problem) boundsOK(call, what string, k, n int, lo, up float64) bool {
+	if !p.loaded || k < 0 || k >= n {
+		panic(fmt.Sprintf("clp: %s: %s %d out of range [0,%d)", call, what, k, n))
+	}
+	if math.IsNaN(lo) || math.IsNaN(up) {
+		if p.pendingErr == nil {
+			p.pendingErr = fail("%s %d given bounds [%g, %g]", what, k, lo, up)
+		}
+		return false
+	}
+	return true
 }
 
 // syncBounds hands bound arrays written in place back to Clp through

@@ -494,13 +494,7 @@ func (p *Problem) SetColBounds(j int, lo, up float64) {
 		return
 	}
 	defer runtime.KeepAlive(p)
-	if !p.loaded || j < 0 || j >= p.cols {
-		panic(fmt.Sprintf("highs: SetColBounds: column %d out of range [0,%d)", j, p.cols))
-	}
-	if math.IsNaN(lo) || math.IsNaN(up) {
-		if p.pendingErr == nil {
-			p.pendingErr = fail("column %d given bounds [%g, %g]", j, lo, up)
-		}
+	if !p.boundsOK("SetColBounds", "column", j, p.cols, lo, up) {
 		return
 	}
 	C.Highs_changeColBounds(p.hs.h, C.HighsInt(j), C.double(lo), C.double(up))
@@ -515,17 +509,27 @@ func (p *Problem) SetRowBounds(i int, lo, up float64) {
 		return
 	}
 	defer runtime.KeepAlive(p)
-	if !p.loaded || i < 0 || i >= p.rows {
-		panic(fmt.Sprintf("highs: SetRowBounds: row %d out of range [0,%d)", i, p.rows))
-	}
-	if math.IsNaN(lo) || math.IsNaN(up) {
-		if p.pendingErr == nil {
-			p.pendingErr = fail("row %d given bounds [%g, %g]", i, lo, up)
-		}
+	if !p.boundsOK("SetRowBounds", "row", i, p.rows, lo, up) {
 		return
 	}
 	C.Highs_changeRowBounds(p.hs.h, C.HighsInt(i), C.double(lo), C.double(up))
 	p.rowLo[i], p.rowUp[i] = lo, up
+}
+
+// boundsOK checks a bound change of SetColBounds or SetRowBounds (call)
+// on index k of n columns or rows (what): it panics out of range and, for
+// a NaN bound, records the error the next solve reports and returns false.
+func (p *Problem) boundsOK(call, what string, k, n int, lo, up float64) bool {
+	if !p.loaded || k < 0 || k >= n {
+		panic(fmt.Sprintf("highs: %s: %s %d out of range [0,%d)", call, what, k, n))
+	}
+	if math.IsNaN(lo) || math.IsNaN(up) {
+		if p.pendingErr == nil {
+			p.pendingErr = fail("%s %d given bounds [%g, %g]", what, k, lo, up)
+		}
+		return false
+	}
+	return true
 }
 
 // Basis returns the statuses of the loaded model's columns and rows after
