@@ -240,19 +240,7 @@ func TestDataflowTraceCLI(t *testing.T) {
 	} {
 		path := filepath.Join(dir, fmt.Sprintf("t%d.json", i))
 		r, _, _ := dataflowJSON(t, 0, append(args, "--trace", path)...)
-		b, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := validate.Document(b, schema.Trace); err != nil {
-			t.Fatalf("%v: %v", args, err)
-		}
-		f, _ := os.Open(path)
-		doc, err := trace.Read(f)
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		doc, b := traceFile(t, path)
 		ms := r.Simulated.Makespan
 		if o := doc.Overlap(1e-9 * ms); o != "" {
 			t.Errorf("%v: %s", args, o)

@@ -10,7 +10,6 @@ import (
 
 	"github.com/dlsched/dlsched/schema"
 	"github.com/dlsched/dlsched/schema/validate"
-	"github.com/dlsched/dlsched/trace"
 )
 
 // dayBase is a valid `farm day` run (Section 4.9.3's line of 8) with
@@ -167,21 +166,11 @@ func TestProbeDayTrace(t *testing.T) {
 	if code != 0 || errOut != "" || out != plain {
 		t.Fatalf("exit %d, stderr %q; the report differs from the untraced one: %v", code, errOut, out != plain)
 	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc, b := traceFile(t, path)
 	again := filepath.Join(t.TempDir(), "again.json")
 	probe(t, append(args, "--trace", again)...)
 	if b2, _ := os.ReadFile(again); !bytes.Equal(b, b2) {
 		t.Error("the same run wrote two different traces")
-	}
-	if err := validate.Document(b, schema.Trace); err != nil {
-		t.Fatal(err)
-	}
-	doc, err := trace.Read(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
 	}
 	ms := decodeJSON(t, out)["simulated"].(map[string]any)["makespan"].(float64)
 	if o := doc.Overlap(1e-12 * ms); o != "" {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"math"
 	"os"
@@ -185,17 +184,7 @@ func TestProbeNeppTrace(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := validate.Document(raw, schema.Trace); err != nil {
-		t.Error(err)
-	}
-	doc, err := trace.Read(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc, _ := traceFile(t, path)
 	ms := r.Simulated.Makespan
 	if o := doc.Overlap(1e-9 * ms); o != "" {
 		t.Errorf("overlap: %s", o)

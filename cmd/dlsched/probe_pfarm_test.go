@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"math"
 	"os"
@@ -14,7 +13,6 @@ import (
 	"github.com/dlsched/dlsched/schema"
 	"github.com/dlsched/dlsched/schema/validate"
 	"github.com/dlsched/dlsched/topology"
-	"github.com/dlsched/dlsched/trace"
 )
 
 // pfarmArgs is `farm pfarm` with args appended.
@@ -141,17 +139,7 @@ func TestProbePfarmOutputs(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatal(err)
 	}
-	raw, err := os.ReadFile(tracePath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := validate.Document(raw, schema.Trace); err != nil {
-		t.Fatal(err)
-	}
-	doc, err := trace.Read(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc, _ := traceFile(t, tracePath)
 	ms := rep.Simulated.Makespan
 	if o := doc.Overlap(1e-9 * ms); o != "" {
 		t.Error(o)

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dlsched/dlsched/schema"
-	"github.com/dlsched/dlsched/schema/validate"
 	"github.com/dlsched/dlsched/trace"
 )
 
@@ -32,17 +30,7 @@ var rtraceCases = []struct {
 // stated makespan are the makespan.
 func readTrace(t *testing.T, path string, makespan float64) *trace.Document {
 	t.Helper()
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := validate.Document(raw, schema.Trace); err != nil {
-		t.Fatal(err)
-	}
-	d, err := trace.Read(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, _ := traceFile(t, path)
 	if o := d.Overlap(0); o != "" {
 		t.Errorf("%s: %s", path, o)
 	}
@@ -149,11 +137,7 @@ func TestProbeRtraceVerify(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "link_busy") {
 		t.Fatalf("broken schedule: exit %d, stdout %q", code, out)
 	}
-	raw, _ = os.ReadFile(tp)
-	if err := validate.Document(raw, schema.Trace); err != nil {
-		t.Fatal(err)
-	}
-	if d, _ := trace.Read(bytes.NewReader(raw)); d.Overlap(0) == "" {
+	if d, _ := traceFile(t, tp); d.Overlap(0) == "" {
 		t.Error("the trace of a schedule with a busy link shows no overlap")
 	}
 }

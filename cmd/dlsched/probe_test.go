@@ -2,10 +2,15 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/dlsched/dlsched/schema"
+	"github.com/dlsched/dlsched/schema/validate"
+	"github.com/dlsched/dlsched/trace"
 )
 
 // probe runs the binary like dlsched and also returns the peak resident
@@ -43,4 +48,23 @@ func refused(t *testing.T, want string, args ...string) {
 	if peak > 100 {
 		t.Errorf("dlsched %s: peak memory %.0f MB before refusing, want under 100 MB", strings.Join(args, " "), peak)
 	}
+}
+
+// traceFile reads the trace a command wrote to path, checks it against
+// schema/trace.schema.json and parses it; it returns the document and the
+// file's bytes.
+func traceFile(t *testing.T, path string) (*trace.Document, []byte) {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := validate.Document(raw, schema.Trace); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	d, err := trace.Read(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return d, raw
 }
