@@ -54,6 +54,11 @@ type Estimate struct {
 // Solve's form); it solves nothing and allocates nothing in proportion
 // to n. Errors are OverN's for the stage range.
 func EstimateOverN(p *problem.Problem, opt Options) (Estimate, error) {
+	return estimateTo(p, opt, SearchEnd)
+}
+
+// estimateTo is EstimateOverN with the search ending at end(p, nmin, nmax).
+func estimateTo(p *problem.Problem, opt Options, end func(p *problem.Problem, nmin, nmax int) int) (Estimate, error) {
 	nmin, nmax, err := stageRange(p, opt)
 	if err != nil {
 		return Estimate{}, err
@@ -62,8 +67,8 @@ func EstimateOverN(p *problem.Problem, opt Options) (Estimate, error) {
 	if err != nil {
 		return Estimate{}, err
 	}
-	end := SearchEnd(p, nmin, nmax)
-	return Estimate{NMin: nmin, End: end, First: e0, LPSeconds: lpSeconds(p, e0, nmin, end, opt.Solve)}, nil
+	last := end(p, nmin, nmax)
+	return Estimate{NMin: nmin, End: last, First: e0, LPSeconds: lpSeconds(p, e0, nmin, last, opt.Solve)}, nil
 }
 
 // SearchEnd bounds the last n OverN evaluates. It stops at the first
@@ -167,13 +172,13 @@ func checkLPSeconds(p *problem.Problem, opt Options) error {
 	if opt.MaxLPSeconds <= 0 {
 		return nil
 	}
-	e, err := EstimateOverN(p, opt)
+	end := SearchEnd
+	if p.Kind != topology.Star || !(p.S > 0) {
+		end = func(_ *problem.Problem, nmin, _ int) int { return nmin }
+	}
+	e, err := estimateTo(p, opt, end)
 	if err != nil {
 		return err
-	}
-	if p.Kind != topology.Star || !(p.S > 0) {
-		e.End = e.NMin
-		e.LPSeconds = lpSeconds(p, e.First, e.NMin, e.NMin, opt.Solve)
 	}
 	if e.LPSeconds > opt.MaxLPSeconds {
 		return &LPSecondsError{Estimate: e, Limit: opt.MaxLPSeconds}

@@ -14,11 +14,17 @@ import (
 // Issue 27 item 2: a search over n that would run for hours is refused
 // before anything is solved. On the star m = 10, S = 1e-3, C = 1e-6,
 // A = 1e-3, D = 1e4, V = 1e6 (n_min = V/(mD) = 10) with the guard raised
-// to 1e9, the stopping rule cannot fire before n = 9,912: the round-robin
-// schedule of n_min stages ends at U and L(n) passes U only there
-// (SearchEnd), so 9,902 LPs of up to 300,000 rows lie ahead.
+// to 1e9, the stopping rule cannot fire before n = 9,912. By hand: the
+// round-robin schedule of n_min = 10 stages sends chunks of x = V/(n·m) =
+// 1e4, a round lasts R = m(S + Cx) = 0.11, and the last processor ends at
+// a_1 + n·A·x = 0.11 + 100 = U = 100.11 (RoundRobin); L(n) = n·m·S + C·V =
+// 0.01n + 1 (FullPatternBound) passes U first at n = 9,912, so SearchEnd
+// is 9,911 and 9,902 LPs of up to 300,000 rows lie ahead.
 func TestLPSecondsRefusedBeforeSolving(t *testing.T) {
 	p := &problem.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, D: 1e4, V: 1e6}
+	if u := RoundRobin(p, 10); math.Abs(u-100.11) > 1e-9 {
+		t.Errorf("RoundRobin %.12g, want 100.11 by hand", u)
+	}
 	if got := SearchEnd(p, 10, 1e9); got != 9911 {
 		t.Errorf("SearchEnd %d, want 9911 (FullPatternBound first above RoundRobin %g)", got, RoundRobin(p, 10))
 	}
