@@ -73,9 +73,9 @@ func Solve(p *problem.Problem, n int, opt Options) (*schedule.Schedule, int, err
 		return nil, 0, &problem.FieldError{Field: FieldMethod, Value: method,
 			Want: "search when pruning is off (without pruning every message of the n-stage pattern is sent)"}
 	}
-	if nmin := p.NMin(); n < nmin {
+	if err := p.CheckStages(n); err != nil {
 		// As engine.Solve says it, before any candidate's capacity does.
-		return nil, 0, &problem.StagesError{N: n, NMin: nmin}
+		return nil, 0, err
 	}
 	switch method {
 	case MethodGreedy:
