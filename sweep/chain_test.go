@@ -2,7 +2,9 @@ package sweep
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -73,9 +75,30 @@ func TestChains(t *testing.T) {
 			}
 		}
 	}
-	for _, rc := range []RunConfig{{Prune: true}, {NoWarm: true}} {
+	for _, rc := range []RunConfig{{Prune: true, Pattern: "greedy"}, {Prune: true, Pattern: "exact"}, {NoWarm: true}} {
 		if jobs := chains(pts, rc); len(jobs) != len(pts) {
-			t.Errorf("prune=%v warm=%v: %d jobs for %d points, want one each", rc.Prune, !rc.NoWarm, len(jobs), len(pts))
+			t.Errorf("prune=%v pattern=%q warm=%v: %d jobs for %d points, want one each", rc.Prune, rc.Pattern, !rc.NoWarm, len(jobs), len(pts))
+		}
+	}
+	// With the pattern search, the points that differ only in their stage
+	// count, whatever their label, are one job in increasing n: D = 2e4 at
+	// V = 1e5 (n = 1..10 and the n_min point, n_min = 2), D = inf at V =
+	// 1e5 (n = 1..10), and the n_min point of V = 2e5 alone.
+	for _, pattern := range []string{"", "search"} {
+		jobs := chains(rev, RunConfig{Prune: true, Pattern: pattern})
+		var lens []int
+		for _, grp := range jobs {
+			lens = append(lens, len(grp))
+			for i := 1; i < len(grp); i++ {
+				a, b := grp[i-1], grp[i]
+				if Key("", &a.Problem, Stages{}) != Key("", &b.Problem, Stages{}) || stageCount(a) > stageCount(b) {
+					t.Errorf("pattern %q: job %v then %v: want one problem in increasing n", pattern, a.Key, b.Key)
+				}
+			}
+		}
+		slices.Sort(lens)
+		if fmt.Sprint(lens) != "[1 10 11]" {
+			t.Errorf("pattern %q: job lengths %v, want [1 10 11]", pattern, lens)
 		}
 	}
 	// A long chain is cut into jobs of chainPoints points.

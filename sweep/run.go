@@ -200,10 +200,11 @@ func solveAll(ctx context.Context, jobs [][]Point, solvers []*solve.Solver, rc R
 }
 
 // solveChain solves the points of one job in turn with solver s, warm
-// from one basis when the job is a chain, and sends their rows.
+// from one basis when the job is a chain of unpruned points, and sends
+// their rows.
 func solveChain(ctx context.Context, grp []Point, s *solve.Solver, rc RunConfig, rows chan<- Row) {
 	var wc *warmChain
-	if len(grp) > 1 {
+	if len(grp) > 1 && !rc.Prune {
 		wc = &warmChain{maxN: maxStages(grp)}
 	}
 	defer wc.close()
@@ -269,16 +270,21 @@ func (wc *warmChain) close() {
 func maxStages(grp []Point) int {
 	most := 0
 	for _, pt := range grp {
-		n := pt.Stages.N
-		if pt.Stages.Policy != StagesFixed {
-			if err := pt.Problem.Validate(); err != nil {
-				continue
-			}
-			n = pt.Problem.NMin()
-		}
-		most = max(most, n)
+		most = max(most, stageCount(pt))
 	}
 	return most
+}
+
+// stageCount returns the stage count point pt asks for: its fixed n, else
+// n_min of its problem (0 when the problem is invalid).
+func stageCount(pt Point) int {
+	if pt.Stages.Policy == StagesFixed {
+		return pt.Stages.N
+	}
+	if pt.Problem.Validate() != nil {
+		return 0
+	}
+	return pt.Problem.NMin()
 }
 
 // chainPoints is the most points one warm-started job holds: longer chains
@@ -287,23 +293,31 @@ func maxStages(grp []Point) int {
 // the rows do not either.
 const chainPoints = 16
 
-// chains groups the points to solve into jobs: with warm starts on
-// (run.warm) and pruning off, the points that differ only in V and in
-// their stage count (a fixed n, or n_min) form chains in increasing V,
-// then n, each cut into jobs of at most chainPoints points solved from one
-// basis by one worker; every other point is a job of its own. Jobs keep
-// the order of their first point.
+// chains groups the points to solve into jobs, in increasing V, then n,
+// each cut into jobs of at most chainPoints points solved in turn by one
+// worker; jobs keep the order of their first point:
+//
+//   - with warm starts on (run.warm) and pruning off, the points that
+//     differ only in V and in their stage count (a fixed n, or n_min) form
+//     chains solved from one basis;
+//   - with the pattern search (pruning on, run.pattern "search"), the
+//     points that differ only in their stage count (whatever their label)
+//     form a job: the search at n runs the stage counts below it
+//     (pattern.MaxChain) through the run's shared cache, so one worker
+//     solves each count once and in order, where points handed out one by
+//     one had the other worker wait for the count below. The rows are the
+//     same either way (the cache's results do not depend on who asks).
+//
+// Every other point is a job of its own.
 func chains(todo []Point, rc RunConfig) [][]Point {
 	var groups [][]Point
 	at := map[string]int{}
 	for _, pt := range todo {
-		if rc.Prune || rc.NoWarm || pt.Stages.Policy == StagesOpt || pt.Deadline > 0 {
+		k, ok := chainKey(pt, rc)
+		if !ok {
 			groups = append(groups, []Point{pt})
 			continue
 		}
-		q := pt.Problem
-		q.V = 0
-		k := Key(pt.Label, &q, Stages{Policy: pt.Stages.Policy})
 		if i, ok := at[k]; ok {
 			groups[i] = append(groups[i], pt)
 			continue
@@ -317,7 +331,7 @@ func chains(todo []Point, rc RunConfig) [][]Point {
 			if va, vb := grp[a].Problem.V, grp[b].Problem.V; va != vb {
 				return va < vb
 			}
-			return grp[a].Stages.N < grp[b].Stages.N
+			return stageCount(grp[a]) < stageCount(grp[b])
 		})
 		for len(grp) > chainPoints {
 			out = append(out, grp[:chainPoints])
@@ -326,6 +340,23 @@ func chains(todo []Point, rc RunConfig) [][]Point {
 		out = append(out, grp)
 	}
 	return out
+}
+
+// chainKey returns the key of the job point pt joins (see chains), or
+// false when it is a job of its own.
+func chainKey(pt Point, rc RunConfig) (string, bool) {
+	if pt.Stages.Policy == StagesOpt || pt.Deadline > 0 {
+		return "", false
+	}
+	q := pt.Problem
+	switch {
+	case rc.Prune && (rc.Pattern == "" || rc.Pattern == "search"):
+		return Key("", &q, Stages{}), true
+	case rc.Prune || rc.NoWarm:
+		return "", false
+	}
+	q.V = 0
+	return Key(pt.Label, &q, Stages{Policy: pt.Stages.Policy}), true
 }
 
 // errVerifyCanceled marks a row whose verification was cut short by
@@ -474,7 +505,7 @@ func schedulePoint(pt Point, n int, lo solve.Options, rc RunConfig, wc *warmChai
 	if !rc.Prune {
 		sopt.Pattern = "" // the full pattern
 	}
-	if wc != nil { // a chain: unpruned points only (chains)
+	if wc != nil { // a chain: unpruned points only (solveChain)
 		if wc.seq == nil {
 			// Room for the whole chain in the first model: Fig. 9's
 			// chains along n then solve 38 points from scratch instead
