@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -175,5 +176,43 @@ func TestStartsAcrossPatterns(t *testing.T) {
 	t.Logf("%d candidates, %d restarted; iterations restarted %d, cold %d", len(pat), restarted, warmIters, coldIters)
 	if restarted == 0 || warmIters >= coldIters {
 		t.Errorf("%d candidates restarted, iterations %d against %d cold", restarted, warmIters, coldIters)
+	}
+}
+
+// TestTreeRestartPrimal: with Auto, a prune round on an ordinary tree
+// restarts with the primal simplex (restartAttempt): the loads before the
+// round stay feasible after it. From the same bases, the tree's first
+// algorithm (the dual simplex, what restarts used before) takes more
+// iterations and the schedules agree to the certified tolerance.
+func TestTreeRestartPrimal(t *testing.T) {
+	s := newRestarter(t)
+	p := problem.Problem{Kind: topology.Tree, Order: topology.NLF, Buffers: 1, P: 2, H: 7, S: 1e-3, C: 1e-6, A: 1e-3, D: 1e2, V: 7e4}
+	iters := map[string]int{}
+	cmax := map[string]float64{}
+	for _, auto := range []bool{true, false} {
+		opt := Options{Solver: s, Auto: auto, NoStageGeneration: true}
+		if !auto {
+			opt.Base = TreeFirstAttempt(solver.Options{})
+		}
+		sc, err := Solve(&p, 100, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, at := range sc.Solve.Attempts {
+			if alg, ok := strings.CutSuffix(at.Algorithm, " (restart)"); ok {
+				iters[alg] += at.Iterations
+			}
+		}
+		cmax[fmt.Sprint(auto)] = sc.Cmax
+		if !sc.Solve.Certified {
+			t.Errorf("auto=%v: not certified", auto)
+		}
+	}
+	t.Logf("restart iterations %v, Cmax %v", iters, cmax)
+	if iters["primal"] == 0 || iters["dual"] == 0 {
+		t.Fatalf("restart iterations %v: want primal (auto) and dual restarts", iters)
+	}
+	if iters["primal"] >= iters["dual"] {
+		t.Errorf("primal restarts took %d iterations, dual ones %d", iters["primal"], iters["dual"])
 	}
 }
