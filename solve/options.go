@@ -3,6 +3,7 @@ package solve
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 
 	"github.com/dlsched/dlsched/formulations"
@@ -91,6 +92,11 @@ type Options struct {
 	Orders [][]int
 	// Cache shares the pattern search's chains between calls (sweeps).
 	Cache *PatternCache
+	// Parallel is the number of LPs the pattern search may solve at once,
+	// on further solvers of Solver's backend (pattern.Options.Parallel;
+	// not with Cache). The schedule is the same for every value. Zero
+	// means one per CPU (runtime.GOMAXPROCS), 1 one at a time.
+	Parallel int
 	// Warm, without pruning, solves from the basis of the previous call
 	// (a Sequence); sweeps pass one per chain of points that differ in V
 	// and n only.
@@ -145,7 +151,20 @@ func (o *Options) engine() (engine.Options, error) {
 
 // pattern returns the pattern search's options for o.
 func (o *Options) pattern(eo engine.Options) pattern.Options {
-	po := pattern.Options{Engine: eo, Method: o.Pattern}
+	po := pattern.Options{Engine: eo, Method: o.Pattern, Parallel: o.Parallel}
+	if po.Parallel == 0 {
+		po.Parallel = runtime.GOMAXPROCS(0)
+	}
+	if o.Solver != nil {
+		name := o.Solver.Name()
+		po.NewSolver = func() (solver.Solver, func(), error) {
+			s, err := backends.New(name)
+			if err != nil {
+				return nil, nil, err
+			}
+			return s, func() { backends.Close(s) }, nil
+		}
+	}
 	if o.Cache != nil {
 		po.Cache = o.Cache.c
 	}
@@ -194,6 +213,9 @@ type Settings struct {
 	NoStageGeneration bool
 	// Context cancels the solves.
 	Context context.Context
+	// Parallel is the number of LPs the pattern search may solve at once
+	// (Options.Parallel): 0 for one per CPU, else 1 to MaxParallel.
+	Parallel int
 }
 
 // DefaultSettings are clp, auto, the compact form, DefaultTolerance and
@@ -213,7 +235,12 @@ const (
 	FieldSolver      = "solver"
 	FieldTolerance   = "tolerance"
 	FieldMaxMemoryMB = "MaxMemoryMB"
+	FieldParallel    = "parallel"
 )
+
+// MaxParallel bounds Settings.Parallel: each LP solved at once holds its
+// own model.
+const MaxParallel = 256
 
 // Options checks the settings (form, algorithm, tolerance, memory,
 // solver, in that order) and returns the options with a fresh solver, and
@@ -221,7 +248,7 @@ const (
 // LP's. Errors about a setting are *problem.FieldError naming it.
 func (st Settings) Options() (Options, func(), error) {
 	opt := Options{Algorithm: st.Algorithm, Form: st.Form, Tolerance: st.Tolerance,
-		NoPrune: st.NoPrune, NoStageGeneration: st.NoStageGeneration, Context: st.Context}
+		NoPrune: st.NoPrune, NoStageGeneration: st.NoStageGeneration, Context: st.Context, Parallel: st.Parallel}
 	if _, err := opt.engine(); err != nil {
 		return opt, nil, err
 	}
@@ -234,6 +261,9 @@ func (st Settings) Options() (Options, func(), error) {
 	}
 	opt.MaxModelBytes = mem << 20
 	opt.VerifyMaxBytes = opt.MaxModelBytes
+	if st.Parallel < 0 || st.Parallel > MaxParallel {
+		return opt, nil, &problem.FieldError{Field: FieldParallel, Value: fmt.Sprint(st.Parallel), Want: fmt.Sprintf("0 (one per CPU) or a number of LPs from 1 to %d", MaxParallel)}
+	}
 	if !slices.Contains(SolverNames(), st.Solver) {
 		return opt, nil, &problem.FieldError{Field: FieldSolver, Value: st.Solver, Want: backends.Valid}
 	}

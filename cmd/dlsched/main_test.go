@@ -90,6 +90,7 @@ func TestSolveBadInput(t *testing.T) {
 		{"memory limit too small", with("max-memory", "1"), "--max-memory 1"},
 		{"bad format", with("format", "xml"), "--format xml"},
 		{"bad solver", with("solver", "cplex"), "--solver cplex"},
+		{"negative parallel", with("parallel", "-1"), "--parallel -1: want 0 (one per CPU)"},
 		{"tree without p", []string{"solve", "--topology", "tree", "--h", "2", "--S", "0", "--C", "1", "--A", "1", "--V", "3", "--D", "1"}, "--p"},
 		{"bad buffers", []string{"solve", "--topology", "tree", "--p", "2", "--h", "2", "--buffers", "3", "--S", "0", "--C", "1", "--A", "1", "--V", "3", "--D", "1"}, "--buffers 3"},
 		{"bad gantt name", with("gantt", "chart.png"), "--gantt chart.png"},
@@ -190,6 +191,19 @@ func TestSolveDeterministic(t *testing.T) {
 	b, _, c2 := dlsched(t, args...)
 	if c1 != 0 || c2 != 0 || a != b || a == "" {
 		t.Errorf("two runs differ or failed (exit %d %d)", c1, c2)
+	}
+}
+
+// --parallel changes how many LPs the pattern search solves at once, not
+// the schedule: the same bytes (timings dropped) for 1 and 3, on a tree
+// whose chain of stage counts is solved ahead.
+func TestSolveParallelSameBytes(t *testing.T) {
+	args := []string{"solve", "--topology", "tree", "--p", "2", "--h", "4", "--S", "1e-3", "--C", "1e-6", "--A", "1e-3",
+		"--D", "1e2", "--V", "4e3", "--stages", "14", "--no-verify", "--format", "json", "--no-timings"}
+	a, _, c1 := dlsched(t, append(args, "--parallel", "1")...)
+	b, _, c2 := dlsched(t, append(args, "--parallel", "3")...)
+	if c1 != 0 || c2 != 0 || a != b || !strings.Contains(a, `"cmax"`) {
+		t.Errorf("--parallel 1 and 3 differ or failed (exit %d %d):\n%s\n%s", c1, c2, a, b)
 	}
 }
 

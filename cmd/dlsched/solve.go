@@ -32,6 +32,7 @@ func solverFlags() []cli.Flag {
 		&cli.Float64Flag{Name: "tolerance", Value: solve.DefaultTolerance, Usage: "certified relative gap to reach"},
 		&cli.BoolFlag{Name: "stage-generation", Value: true, Usage: "solve large compact LPs (1,000 messages or more) by stage generation: a restricted LP over the stages likely to carry load, grown by reduced costs and certified against the full LP; false solves the full LP at once"},
 		&cli.Int64Flag{Name: "max-memory", Value: solve.DefaultMaxModelBytes >> 20, Usage: "refuse an LP or a verification estimated to need more MB (checked before anything is built)"},
+		&cli.IntFlag{Name: "parallel", DefaultText: "one per CPU", Usage: "LPs the pattern search may solve at once (its stage counts' greedy prunes, ahead); the schedule is the same for every value, 1 solves one at a time"},
 		&cli.StringFlag{Name: "worker-order", DefaultText: "search when the --procs differ, else given", Usage: "star with --procs: search (choose the processors that carry load and the order every stage activates them: exact up to 8 processors, heuristic with a bound beyond) or given (the order listed)"},
 	}
 }
@@ -66,7 +67,7 @@ func solveCommand() *cli.Command {
 func lpOptions(c *cli.Context) (solve.Options, func(), error) {
 	st := solve.Settings{Solver: c.String("solver"), Algorithm: c.String("algorithm"), Form: c.String("form"),
 		Tolerance: c.Float64("tolerance"), MaxMemoryMB: c.Int64("max-memory"), NoStageGeneration: !c.Bool("stage-generation"),
-		NoPrune: c.Bool("no-prune"), Context: c.Context}
+		NoPrune: c.Bool("no-prune"), Context: c.Context, Parallel: c.Int("parallel")}
 	opt, done, err := st.Options()
 	if err != nil {
 		return opt, done, flagErr(err)

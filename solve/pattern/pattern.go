@@ -7,6 +7,7 @@ import (
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
 	"github.com/dlsched/dlsched/solve/engine"
+	"github.com/dlsched/dlsched/solver"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -53,6 +54,16 @@ type Options struct {
 	Warm *engine.Sequence
 	// ExactSeconds bounds Exact's MILP search (0: DefaultExactSeconds).
 	ExactSeconds float64
+	// Parallel is the number of LPs Search may solve at once: with more
+	// than one, and NewSolver, the greedy prunes of its chain's stage
+	// counts are solved ahead on Parallel−1 further solvers while it works
+	// on the counts below (not with Cache: a sweep solves its points in
+	// parallel instead). The schedule is the same for every value; each
+	// LP is held to Engine.MaxModelBytes on its own.
+	Parallel int
+	// NewSolver returns a further solver of Engine.Solver's backend and
+	// the function that releases it (Parallel).
+	NewSolver func() (solver.Solver, func(), error)
 	// forget makes Search solve every candidate, as if it kept no record
 	// of the patterns it has solved (tests compare the two).
 	forget bool

@@ -73,6 +73,8 @@ func Search(p *problem.Problem, n int, opt Options) (*schedule.Schedule, error) 
 	}
 	lo := max(1, min(p.NMin(), n), n-MaxChain+1)
 	c := &chain{p: p, n: n, lo: lo, opt: opt, reuse: lo < n && topReuse(p, n)}
+	c.ahead = startAhead(c)
+	defer c.ahead.stop()
 	var prev *schedule.Schedule
 	var rec *seen
 	for k := lo; k <= n; k++ {
@@ -123,6 +125,7 @@ type chain struct {
 	opt   Options
 	reuse bool
 	top   *topGreedy
+	ahead *ahead // greedy prunes solved ahead (Options.Parallel), or nil
 }
 
 // topKey is the part of a cache key that says whether the chain's values
@@ -228,6 +231,11 @@ func (sr *searcher) greedy() (*schedule.Schedule, error) {
 			return restamp(t.s, sr.n), nil
 		}
 		return t.s, nil
+	}
+	if run, ok := sr.c.ahead.take(sr.c, sr.n, sr.opt.Engine.Solver); ok {
+		if s, ok := sr.usable(run); ok {
+			return s, nil
+		}
 	}
 	s, _, err := sr.solve(nil, nil, sr.n < sr.c.n)
 	return s, err
