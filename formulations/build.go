@@ -288,15 +288,15 @@ func (nw *Network) BuildPatternMILP(sc Scale) (*lp.Model, *Layout) {
 // the full LP's arc rows follow from the computing rows' by flow balance
 // (Layout.RepairDuals, step 4), so nothing is lost.
 func (nw *Network) BuildRestricted(sc Scale, live []bool) (*lp.Model, *Layout) {
-	if nw.isChain() {
+	if nw.IsChain() {
 		return nw.buildChainRestricted(sc, live)
 	}
 	return nw.build(FormCompact, sc, false, live)
 }
 
-// isChain reports whether the network's arcs are exactly hop h−1 → hop h
+// IsChain reports whether the network's arcs are exactly hop h−1 → hop h
 // for every h ≥ 1 (stars and binomial trees).
-func (nw *Network) isChain() bool {
+func (nw *Network) IsChain() bool {
 	if len(nw.Arcs) != len(nw.Hops)-1 || len(nw.Hops) == 0 || nw.HasResults() {
 		return false
 	}

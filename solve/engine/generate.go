@@ -101,6 +101,7 @@ func (out *Outcome) generate(nw *formulations.Network, model *lp.Model, lay *for
 		y := fullDuals(model, lay, rlay, sol.Duals)
 		rep := out.record(nw, model, lay, rlay.Decode(sol.X), y, at)
 		if out.Gap() <= tol {
+			out.keepRestartOf(rlay, rm, opt)
 			return true, nil
 		}
 		if rep != nil {
@@ -124,7 +125,11 @@ func (out *Outcome) generate(nw *formulations.Network, model *lp.Model, lay *for
 			}
 			at.Messages = count
 			out.record(nw, model, lay, rlay.Decode(sol.X), fullDuals(model, lay, rlay, sol.Duals), at)
-			return out.Gap() <= tol, nil
+			if out.Gap() > tol {
+				return false, nil
+			}
+			out.keepRestartOf(rlay, rm, opt)
+			return true, nil
 		}
 		for _, j := range add {
 			live[j] = true

@@ -216,3 +216,31 @@ func TestTreeRestartPrimal(t *testing.T) {
 		t.Errorf("primal restarts took %d iterations, dual ones %d", iters["primal"], iters["dual"])
 	}
 }
+
+// TestChainRestartBasis: on a star (a chain of hops), the first prune
+// round after stage generation restarts from the restricted LP's basis
+// with the arc that joins the hops around each removed message taking the
+// status of the old arc into the same hop (restartBasis): the count of
+// basic entries is the new LP's row count, and the re-solve takes a few
+// iterations (the paper's Section 4.1 star at n = 3,000, D = V/n: 6; with
+// those arcs basic it took 677). The schedule is certified.
+func TestChainRestartBasis(t *testing.T) {
+	s := newRestarter(t)
+	p := problem.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, D: 5e6 / 3000, V: 5e6}
+	sc, err := Solve(&p, 3000, Options{Solver: s, Auto: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := sc.Solve.Attempts
+	if len(at) < 2 || at[0].Messages == 0 || !strings.HasSuffix(at[1].Algorithm, "(restart)") {
+		t.Fatalf("attempts %+v: want stage generation, then a restarted prune round", at)
+	}
+	t.Logf("restricted LP: %d messages, %d iterations; first prune round: %d iterations", at[0].Messages, at[0].Iterations, at[1].Iterations)
+	if at[1].Iterations > 50 {
+		t.Errorf("the first prune round took %d iterations from the restricted LP's basis, want a few", at[1].Iterations)
+	}
+	if !sc.Solve.Certified || sc.Pruning == nil || len(sc.Pruning.Messages) == 0 {
+		t.Errorf("certified %v, pruning %+v", sc.Solve.Certified, sc.Pruning)
+	}
+	checkAgainstLP(t, &p, sc, 1e-9)
+}
