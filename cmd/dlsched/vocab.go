@@ -22,7 +22,8 @@ const vocabularyHelp = `One vocabulary: one name per concept in every command; t
                     farm day (--setup-time; --setup-bytes is the same cost in bytes)
   --tasks N         number of tasks: farm pfarm (-M), farm nepp (--jobs); compare: a list of counts.
                     farm pfarm's task times are --task-times (a --tasks value that is not a number is read so)
-  --parallel N      sweep: points solved at once (--workers); the platform's workers come from the spec`
+  --parallel N      sweep: points solved at once (--workers); the platform's workers come from the spec;
+                    solve, optimize: LPs the pattern search solves at once (one per CPU; same schedule for any N)`
 
 // twoForms rewrites urfave/cli's "Cannot use two forms of the same flag:
 // m workers" (a flag given under two of its names, e.g. --workers and -m)
