@@ -41,13 +41,6 @@ func TestSearchAheadSameSchedule(t *testing.T) {
 		taken[used]++
 	}
 	t.Cleanup(func() { aheadHook = func(int, bool) {} })
-	newSolver := func() (solver.Solver, func(), error) {
-		ls, err := backends.New("clp")
-		if err != nil {
-			return nil, nil, err
-		}
-		return ls, func() { backends.Close(ls) }, nil
-	}
 	for _, c := range cases {
 		var want string
 		for _, par := range []int{1, 3} {
@@ -87,13 +80,18 @@ func TestSearchAheadCancel(t *testing.T) {
 	t.Cleanup(func() { aheadHook = func(int, bool) {} })
 	o := popts(s, true)
 	o.Base.Context = ctx
-	newSolver := func() (solver.Solver, func(), error) {
-		ls, err := backends.New("clp")
-		return ls, func() { backends.Close(ls) }, err
-	}
 	p := &problem.Problem{Kind: topology.Tree, Order: topology.NLF, Buffers: 1, P: 2, H: 4, S: 1e-3, C: 1e-6, A: 1e-3, D: 1e2, V: 4e3}
 	_, err := Search(p, 14, Options{Engine: o, Parallel: 3, NewSolver: newSolver})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled search: %v, want context.Canceled", err)
 	}
+}
+
+// newSolver is Options.NewSolver for Clp, as package solve builds it.
+func newSolver() (solver.Solver, func(), error) {
+	ls, err := backends.New("clp")
+	if err != nil {
+		return nil, nil, err
+	}
+	return ls, func() { backends.Close(ls) }, nil
 }
