@@ -94,8 +94,9 @@ type Options struct {
 	Cache *PatternCache
 	// Parallel is the number of LPs the pattern search may solve at once,
 	// on further solvers of Solver's backend (pattern.Options.Parallel;
-	// not with Cache). The schedule is the same for every value. Zero
-	// means one per CPU (runtime.GOMAXPROCS), 1 one at a time.
+	// not with Cache). The schedule is the same for every value. The LPs
+	// held at once share MaxModelBytes. Zero means one per CPU
+	// (runtime.GOMAXPROCS), 1 one at a time.
 	Parallel int
 	// Warm, without pruning, solves from the basis of the previous call
 	// (a Sequence); sweeps pass one per chain of points that differ in V

@@ -92,6 +92,18 @@ func (o *Options) limit() int64 {
 	return DefaultMaxModelBytes
 }
 
+// Fits returns how many LPs of the full n-stage pattern fit in opt's
+// memory limit at once (at least 1 when one does; Parallel searches hold
+// several).
+func Fits(p *problem.Problem, n int, opt Options) int64 {
+	est := formulations.EstimateFull(p, n, opt.Form)
+	est.Generated = est.Generated && !opt.NoStageGeneration
+	if b := est.Bytes(); b > 0 {
+		return opt.limit() / b
+	}
+	return 1
+}
+
 // CheckSize returns a *SizeError if the LP of the full n-stage pattern is
 // estimated to need more memory than opt allows. It allocates nothing in
 // proportion to n.

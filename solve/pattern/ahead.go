@@ -53,7 +53,9 @@ type aheadRun struct {
 // startAhead starts the workers of chain c when Search may use them: more
 // than one LP at once (Options.Parallel), a solver factory, no cache (a
 // sweep runs its points in parallel instead), more than one count, and no
-// greedy prune taken from the top count (topReuse). Nil otherwise.
+// greedy prune taken from the top count (topReuse). Nil otherwise. There
+// are at most as many workers, besides the search, as further LPs of the
+// full n-stage pattern fit in Engine.MaxModelBytes (engine.Fits).
 func startAhead(c *chain) *ahead {
 	opt := c.opt
 	if opt.Parallel <= 1 || opt.NewSolver == nil || opt.Cache != nil || c.lo >= c.n || c.reuse {
@@ -68,7 +70,10 @@ func startAhead(c *chain) *ahead {
 	for i := range a.slots {
 		a.slots[i].done = make(chan struct{})
 	}
-	for range min(opt.Parallel-1, c.n-c.lo) {
+	// The LPs held at once share the memory limit: the search's own and
+	// the workers' (each the full n-stage pattern's at most).
+	workers := min(int64(opt.Parallel-1), int64(c.n-c.lo), engine.Fits(c.p, c.n, opt.Engine)-1)
+	for range workers {
 		s, release, err := opt.NewSolver()
 		if err != nil {
 			break // the search solves what no worker does

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/solver"
 	"github.com/dlsched/dlsched/solver/backends"
@@ -94,4 +95,36 @@ func newSolver() (solver.Solver, func(), error) {
 		return nil, nil, err
 	}
 	return ls, func() { backends.Close(ls) }, nil
+}
+
+// TestSearchAheadSharesMemory: the LPs held at once share the memory
+// limit (engine.Fits): with room for one LP of the full pattern and a
+// half, no greedy prune is solved ahead, whatever Options.Parallel says;
+// with room for three, some are.
+func TestSearchAheadSharesMemory(t *testing.T) {
+	s := newClp(t)
+	p := &problem.Problem{Kind: topology.Tree, Order: topology.NLF, Buffers: 1, P: 2, H: 4, S: 1e-3, C: 1e-6, A: 1e-3, D: 1e2, V: 4e3}
+	one := formulations.EstimateFull(p, 14, formulations.FormCompact).Bytes()
+	var mu sync.Mutex
+	ahead := 0
+	aheadHook = func(int, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		ahead++
+	}
+	t.Cleanup(func() { aheadHook = func(int, bool) {} })
+	for _, c := range []struct {
+		limit int64
+		any   bool
+	}{{one * 3 / 2, false}, {one * 3, true}} {
+		ahead = 0
+		o := popts(s, true)
+		o.MaxModelBytes = c.limit
+		if _, err := Search(p, 14, Options{Engine: o, Parallel: 4, NewSolver: newSolver}); err != nil {
+			t.Fatal(err)
+		}
+		if (ahead > 0) != c.any {
+			t.Errorf("memory for %.1f LPs: %d greedy prunes solved ahead", float64(c.limit)/float64(one), ahead)
+		}
+	}
 }

@@ -58,8 +58,9 @@ type Options struct {
 	// than one, and NewSolver, the greedy prunes of its chain's stage
 	// counts are solved ahead on Parallel−1 further solvers while it works
 	// on the counts below (not with Cache: a sweep solves its points in
-	// parallel instead). The schedule is the same for every value; each
-	// LP is held to Engine.MaxModelBytes on its own.
+	// parallel instead). The schedule is the same for every value. The
+	// LPs held at once share Engine.MaxModelBytes: fewer workers run when
+	// fewer LPs fit.
 	Parallel int
 	// NewSolver returns a further solver of Engine.Solver's backend and
 	// the function that releases it (Parallel).
