@@ -170,6 +170,12 @@ func PatternBound(p *problem.Problem, opt solve.Options) Bound {
 	if ordered, _ := opt.SearchesOrder(p); !ordered {
 		return FullPatternBound(p)
 	}
+	return subsetBound(p)
+}
+
+// subsetBound is PatternBound on a heterogeneous star whose worker order
+// is searched: n·min S_i + V·min C_i, below every order of every subset.
+func subsetBound(p *problem.Problem) Bound {
 	minS, minC := math.Inf(1), math.Inf(1)
 	for _, q := range p.Procs {
 		minS, minC = math.Min(minS, q.S), math.Min(minC, q.C)
