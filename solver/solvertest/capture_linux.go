@@ -6,6 +6,9 @@ import (
 	"os"
 	"syscall"
 	"testing"
+
+	"github.com/dlsched/dlsched/lp"
+	"github.com/dlsched/dlsched/solver"
 )
 
 // CaptureFDs runs f with file descriptors 1 and 2 redirected to a file and
@@ -49,4 +52,55 @@ func CaptureFDs(t testing.TB, flush func(), f func()) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// CheckSilent is the test that a backend prints nothing at LogLevel 0:
+// with open giving a fresh solver, it solves the shared models (Mixed,
+// MaxGE, Infeasible, Unbounded, NoRows and a random LP) with every
+// algorithm in algs, presolve on and off, to the end and stopped after one
+// iteration (unless skipLimit says the backend prints there on its own),
+// and warm-starts each from a changed bound, capturing descriptors 1 and 2
+// (CaptureFDs, flush the backend's fflush). As a control, LogLevel 1 must
+// print.
+func CheckSilent(t *testing.T, open func() (solver.Incremental, error), flush func(), algs []solver.Algorithm, skipLimit func(m *lp.Model, pre solver.Presolve) bool) {
+	t.Helper()
+	models := []*lp.Model{Mixed(), MaxGE(), Infeasible(), Unbounded(), NoRows(), RandomLP(200, 0.05, 9)}
+	out := CaptureFDs(t, flush, func() {
+		p, err := open()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer p.Close()
+		for _, m := range models {
+			for _, alg := range algs {
+				for _, pre := range []solver.Presolve{solver.PresolveOn, solver.PresolveOff} {
+					p.Solve(m, solver.Options{Algorithm: alg, Presolve: pre})
+					if skipLimit == nil || !skipLimit(m, pre) {
+						p.Solve(m, solver.Options{Algorithm: alg, Presolve: pre, MaxIterations: 1})
+					}
+				}
+			}
+			if m.NumVars() > 0 {
+				p.SetColBounds(0, m.ColLower[0], m.ColLower[0])
+				p.Resolve(solver.Options{})
+				p.Resolve(solver.Options{Algorithm: solver.Primal})
+			}
+		}
+	})
+	if out != "" {
+		t.Errorf("output at LogLevel 0:\n%s", out)
+	}
+	control := CaptureFDs(t, flush, func() {
+		p, err := open()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer p.Close()
+		p.Solve(Mixed(), solver.Options{LogLevel: 1})
+	})
+	if control == "" {
+		t.Error("LogLevel 1 printed nothing: is the capture working?")
+	}
 }
