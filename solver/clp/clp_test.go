@@ -38,26 +38,16 @@ func TestVersionAndAvailable(t *testing.T) {
 	}
 }
 
+// backend is Clp for the shared tests of solvertest.
+var backend = solvertest.Backend{Name: "clp", New: func(t testing.TB) solver.Solver { return newProblem(t) },
+	Algorithms: []solver.Algorithm{solver.Dual, solver.Primal, solver.Barrier},
+	Presolves:  []solver.Presolve{solver.PresolveOn, solver.PresolveOff}}
+
 // TestSmallLPs checks the hand-computed optima of solvertest.SmallCases
 // (see the comments on each model) with every algorithm and presolve
 // setting, and the duals' conventions.
 func TestSmallLPs(t *testing.T) {
-	for _, tc := range solvertest.SmallCases {
-		for _, alg := range []solver.Algorithm{solver.Dual, solver.Primal, solver.Barrier} {
-			for _, pre := range []solver.Presolve{solver.PresolveOn, solver.PresolveOff} {
-				t.Run(fmt.Sprintf("%s/%s/presolve%d", tc.Name, alg, pre), func(t *testing.T) {
-					p := newProblem(t)
-					m := tc.Model()
-					sol, err := p.Solve(m, solver.Options{Algorithm: alg, Presolve: pre})
-					if err != nil {
-						t.Fatalf("Solve: %v", err)
-					}
-					solvertest.CheckCase(t, tc, m, sol, 1e-9)
-					solvertest.CheckDuals(t, m, sol, 1e-9)
-				})
-			}
-		}
-	}
+	solvertest.CheckSmallLPs(t, backend, 1e-9)
 }
 
 // TestDualSignConvention pins the convention stated in the package doc on
@@ -66,60 +56,13 @@ func TestSmallLPs(t *testing.T) {
 // minimising and y >= 0 when maximising, and the maximisation's duals are
 // the negated duals of the equivalent minimisation.
 func TestDualSignConvention(t *testing.T) {
-	p := newProblem(t)
-	maxSol, err := p.Solve(solvertest.Production(lp.Maximize), solver.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	minSol, err := p.Solve(solvertest.Production(lp.Minimize), solver.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if maxSol.Duals[0] <= 0 || minSol.Duals[0] >= 0 {
-		t.Errorf("tight <= row: max dual %g (want > 0), min dual %g (want < 0)", maxSol.Duals[0], minSol.Duals[0])
-	}
-	for i := range maxSol.Duals {
-		if !solvertest.Near(maxSol.Duals[i], -minSol.Duals[i], 1e-12) {
-			t.Errorf("row %d: max dual %g, min dual %g, want negatives", i, maxSol.Duals[i], minSol.Duals[i])
-		}
-	}
-	for _, v := range append(maxSol.Duals, maxSol.ReducedCosts...) {
-		if v == 0 && math.Signbit(v) {
-			t.Errorf("negative zero in results: %v %v", maxSol.Duals, maxSol.ReducedCosts)
-		}
-	}
+	solvertest.CheckDualSignConvention(t, newProblem(t), 1e-12)
 }
 
+// TestInfeasibleUnbounded: infeasible and unbounded LPs are StatusErrors
+// of clp with a partial solution, whatever the algorithm and presolve.
 func TestInfeasibleUnbounded(t *testing.T) {
-	cases := []struct {
-		name   string
-		model  func() *lp.Model
-		status solver.Status
-		target error
-	}{
-		{"infeasible", solvertest.Infeasible, solver.Infeasible, solver.ErrInfeasible},
-		{"unbounded", solvertest.Unbounded, solver.Unbounded, solver.ErrUnbounded},
-	}
-	for _, tc := range cases {
-		for _, alg := range []solver.Algorithm{solver.Dual, solver.Primal, solver.Barrier} {
-			for _, pre := range []solver.Presolve{solver.PresolveOn, solver.PresolveOff} {
-				t.Run(fmt.Sprintf("%s/%s/presolve%d", tc.name, alg, pre), func(t *testing.T) {
-					p := newProblem(t)
-					sol, err := p.Solve(tc.model(), solver.Options{Algorithm: alg, Presolve: pre})
-					var se *solver.StatusError
-					if !errors.As(err, &se) {
-						t.Fatalf("err = %v, want *solver.StatusError", err)
-					}
-					if se.Solver != "clp" || se.Status != tc.status || !errors.Is(err, tc.target) {
-						t.Fatalf("err = %#v (%v), want status %v", se, err, tc.status)
-					}
-					if sol == nil || sol.Status != tc.status || len(sol.X) != 2 {
-						t.Fatalf("partial solution = %+v", sol)
-					}
-				})
-			}
-		}
-	}
+	solvertest.CheckInfeasibleUnbounded(t, backend)
 }
 
 // TestEmptyShapes: a model with no columns and no rows is optimal with

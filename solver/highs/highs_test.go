@@ -30,6 +30,10 @@ func newProblem(t testing.TB) *Problem {
 
 var algorithms = []solver.Algorithm{solver.Dual, solver.Primal, solver.Barrier}
 
+// backend is HiGHS for the shared tests of solvertest.
+var backend = solvertest.Backend{Name: "highs", New: func(t testing.TB) solver.Solver { return newProblem(t) },
+	Algorithms: algorithms, Presolves: []solver.Presolve{solver.PresolveAuto, solver.PresolveOn, solver.PresolveOff}}
+
 // TestVersion: the prototypes restated in highs.go are HiGHS 1.12's
 // (highs_c_api.h of gohighs v0.1.1); another version must be checked
 // against its header before this test is changed.
@@ -49,77 +53,20 @@ func TestVersion(t *testing.T) {
 // comments on each model) with every algorithm and presolve setting:
 // objective, x, row duals, reduced costs, and d = c − Aᵀy.
 func TestSmallLPs(t *testing.T) {
-	for _, tc := range solvertest.SmallCases {
-		for _, alg := range algorithms {
-			for _, pre := range []solver.Presolve{solver.PresolveAuto, solver.PresolveOn, solver.PresolveOff} {
-				t.Run(fmt.Sprintf("%s/%s/presolve%d", tc.Name, alg, pre), func(t *testing.T) {
-					m := tc.Model()
-					sol, err := newProblem(t).Solve(m, solver.Options{Algorithm: alg, Presolve: pre})
-					if err != nil {
-						t.Fatalf("Solve: %v", err)
-					}
-					solvertest.CheckCase(t, tc, m, sol, 1e-9)
-					solvertest.CheckDuals(t, m, sol, 1e-7)
-				})
-			}
-		}
-	}
+	solvertest.CheckSmallLPs(t, backend, 1e-7)
 }
 
 // TestDualSignConvention: a tight <= row has y > 0 in a maximisation and
 // y < 0 in the minimisation of the negated objective, and the duals of the
 // two are negatives (the convention solver/clp documents for Clp).
 func TestDualSignConvention(t *testing.T) {
-	p := newProblem(t)
-	maxSol, err := p.Solve(solvertest.Production(lp.Maximize), solver.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	minSol, err := p.Solve(solvertest.Production(lp.Minimize), solver.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if maxSol.Duals[0] <= 0 || minSol.Duals[0] >= 0 {
-		t.Errorf("tight <= row: max dual %g (want > 0), min dual %g (want < 0)", maxSol.Duals[0], minSol.Duals[0])
-	}
-	for i := range maxSol.Duals {
-		if maxSol.Duals[i] != -minSol.Duals[i] {
-			t.Errorf("row %d: max dual %g, min dual %g, want negatives", i, maxSol.Duals[i], minSol.Duals[i])
-		}
-	}
-	for _, v := range append(maxSol.Duals, maxSol.ReducedCosts...) {
-		if v == 0 && math.Signbit(v) {
-			t.Errorf("negative zero in results: %v %v", maxSol.Duals, maxSol.ReducedCosts)
-		}
-	}
+	solvertest.CheckDualSignConvention(t, newProblem(t), 0)
 }
 
+// TestInfeasibleUnbounded: infeasible and unbounded LPs are StatusErrors
+// of highs with a partial solution, whatever the algorithm and presolve.
 func TestInfeasibleUnbounded(t *testing.T) {
-	cases := []struct {
-		name   string
-		model  func() *lp.Model
-		status solver.Status
-		target error
-	}{
-		{"infeasible", solvertest.Infeasible, solver.Infeasible, solver.ErrInfeasible},
-		{"unbounded", solvertest.Unbounded, solver.Unbounded, solver.ErrUnbounded},
-	}
-	for _, tc := range cases {
-		for _, alg := range algorithms {
-			for _, pre := range []solver.Presolve{solver.PresolveOn, solver.PresolveOff} {
-				t.Run(fmt.Sprintf("%s/%s/presolve%d", tc.name, alg, pre), func(t *testing.T) {
-					sol, err := newProblem(t).Solve(tc.model(), solver.Options{Algorithm: alg, Presolve: pre})
-					var se *solver.StatusError
-					if !errors.As(err, &se) || se.Solver != "highs" || se.Status != tc.status || !errors.Is(err, tc.target) {
-						t.Fatalf("err = %v, want a highs StatusError with status %v", err, tc.status)
-					}
-					if sol == nil || sol.Status != tc.status || len(sol.X) != 2 {
-						t.Fatalf("partial solution = %+v", sol)
-					}
-				})
-			}
-		}
-	}
+	solvertest.CheckInfeasibleUnbounded(t, backend)
 }
 
 // TestEmptyShapes: a model with no columns and no rows is optimal with
