@@ -185,12 +185,7 @@ func helpArgs(app *cli.App, args []string) []string {
 		}
 		// The first word that names a command descends into it; after
 		// a command without subcommands the rest are its arguments.
-		var next *cli.Command
-		for _, c := range cmds {
-			if c.HasName(a) {
-				next = c
-			}
-		}
+		next := commandNamed(cmds, a)
 		if next == nil {
 			cmds = nil
 			continue

@@ -118,12 +118,7 @@ func commandFlags(app *cli.App, args []string) []cli.Flag {
 		if strings.HasPrefix(a, "-") {
 			continue
 		}
-		var next *cli.Command
-		for _, c := range cmds {
-			if c.HasName(a) {
-				next = c
-			}
-		}
+		next := commandNamed(cmds, a)
 		if next == nil {
 			return flags
 		}
@@ -148,16 +143,21 @@ func helpTopic(app *cli.App, args []string) []string {
 			out := append(append([]string(nil), args[:i]...), args[i+1:]...)
 			return append(out, "--help")
 		}
-		var next *cli.Command
-		for _, c := range cmds {
-			if c.HasName(a) {
-				next = c
-			}
-		}
+		next := commandNamed(cmds, a)
 		if next == nil || len(next.Subcommands) == 0 {
 			return args
 		}
 		cmds = next.Subcommands
 	}
 	return args
+}
+
+// commandNamed returns the command of cmds that has the name a, or nil.
+func commandNamed(cmds []*cli.Command, a string) *cli.Command {
+	for _, c := range cmds {
+		if c.HasName(a) {
+			return c
+		}
+	}
+	return nil
 }
