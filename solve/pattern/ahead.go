@@ -39,11 +39,12 @@ type aheadSlot struct {
 	run     aheadRun
 }
 
-// aheadRun is a greedy prune solved ahead: its schedule or error, the
-// patterns its prune rounds asked about (Options.Known, in order) and the
-// engine.Starts it ended with (the basis the count's next candidate starts
-// from).
+// aheadRun is a greedy prune solved ahead: its full pattern's key, its
+// schedule or error, the patterns its prune rounds asked about
+// (Options.Known, in order) and the engine.Starts it ended with (the
+// basis the count's next candidate starts from).
 type aheadRun struct {
+	full   seqKey // the key of the full k-stage pattern
 	s      *schedule.Schedule
 	err    error
 	keeps  []seqKey
@@ -108,7 +109,7 @@ func (a *ahead) work(ctx context.Context, c *chain, s solver.Solver) {
 // search's first solve at count k does, on solver s, recording the
 // patterns the prune asks about instead of stopping at known ones.
 func solveAhead(ctx context.Context, c *chain, k int, s solver.Solver) aheadRun {
-	run := aheadRun{starts: &engine.Starts{}}
+	run := aheadRun{full: keyOf(fullOn(c.p, k, nil)), starts: &engine.Starts{}}
 	o := c.opt.Engine
 	o.Solver, o.Starts, o.Dests = s, run.starts, nil
 	o.Base.Context = ctx
@@ -170,14 +171,7 @@ func (sr *searcher) usable(run *aheadRun) (*schedule.Schedule, bool) {
 		return nil, false
 	}
 	aheadHook(sr.n, true)
-	full := keyOf(fullOn(sr.p, sr.n, nil))
-	pending := append([]seqKey{full}, run.keeps...)
-	pending = append(pending, keyOf(patternOf(run.s)))
-	for _, k := range pending {
-		if _, ok := sr.rec.get(k); !ok {
-			sr.rec.put(k, run.s.Cmax)
-		}
-	}
+	sr.record(append(append([]seqKey{run.full}, run.keeps...), keyOf(patternOf(run.s))), run.s.Cmax)
 	sr.opt.Engine.Starts = run.starts
 	return run.s, true
 }
@@ -188,7 +182,7 @@ func (sr *searcher) wouldSolve(run *aheadRun) bool {
 	if run.err != nil {
 		return false
 	}
-	if _, ok := sr.recalled(keyOf(fullOn(sr.p, sr.n, nil))); ok {
+	if _, ok := sr.recalled(run.full); ok {
 		return false
 	}
 	if sr.n < sr.c.n {

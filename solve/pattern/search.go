@@ -290,12 +290,18 @@ func (sr *searcher) solve(pat formulations.Pattern, dests []int, stop bool) (*sc
 		at = s.Cmax
 		pending = append(pending, keyOf(patternOf(s)))
 	}
-	for _, k := range pending {
+	sr.record(pending, at)
+	return s, at, err
+}
+
+// record notes in the chain's record that the patterns with keys keys
+// led to makespan at, where it holds none of them yet.
+func (sr *searcher) record(keys []seqKey, at float64) {
+	for _, k := range keys {
 		if _, ok := sr.rec.get(k); !ok {
 			sr.rec.put(k, at)
 		}
 	}
-	return s, at, err
 }
 
 // recalled returns the makespan the pattern with key k led to when the
