@@ -327,11 +327,15 @@ func chains(todo []Point, rc RunConfig) [][]Point {
 	}
 	var out [][]Point
 	for _, grp := range groups {
+		n := make(map[int]int, len(grp)) // stage count by point index, computed once
+		for _, pt := range grp {
+			n[pt.Index] = stageCount(pt)
+		}
 		sort.SliceStable(grp, func(a, b int) bool {
 			if va, vb := grp[a].Problem.V, grp[b].Problem.V; va != vb {
 				return va < vb
 			}
-			return stageCount(grp[a]) < stageCount(grp[b])
+			return n[grp[a].Index] < n[grp[b].Index]
 		})
 		for len(grp) > chainPoints {
 			out = append(out, grp[:chainPoints])
