@@ -105,10 +105,13 @@ func restartBasis(old solver.Basis, oldCols, oldRows, newCols, newRows []elemKey
 			status[k] = old.Rows[i]
 		}
 	}
-	into := map[elemKey]solver.BasisStatus{} // chain: an old arc row's status by the hop it enters
-	for i, k := range oldRows {
-		if chain && k.known && k.kind == 'A' {
-			into[intoKey(k)] = old.Rows[i]
+	var into map[elemKey]solver.BasisStatus // chain: an old arc row's status by the hop it enters
+	if chain {
+		into = make(map[elemKey]solver.BasisStatus, len(oldRows))
+		for i, k := range oldRows {
+			if k.known && k.kind == 'A' {
+				into[intoKey(k)] = old.Rows[i]
+			}
 		}
 	}
 	b := solver.Basis{Cols: make([]solver.BasisStatus, len(newCols)), Rows: make([]solver.BasisStatus, len(newRows))}
