@@ -3,7 +3,6 @@ package compare
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -89,29 +88,13 @@ func TestSchemaAndTrace(t *testing.T) {
 // at its makespan.
 func checkTrace(t *testing.T, r *Report, doc []byte) {
 	t.Helper()
-	var tf struct {
-		TraceEvents []struct {
-			Name string         `json:"name"`
-			Ph   string         `json:"ph"`
-			Ts   float64        `json:"ts"`
-			Dur  float64        `json:"dur"`
-			Pid  int            `json:"pid"`
-			Args map[string]any `json:"args"`
-		} `json:"traceEvents"`
-	}
-	if err := json.Unmarshal(doc, &tf); err != nil {
+	d, err := trace.Read(bytes.NewReader(doc))
+	if err != nil {
 		t.Fatal(err)
 	}
 	names, ends := map[int]string{}, map[int]float64{}
-	for _, e := range tf.TraceEvents {
-		switch e.Ph {
-		case "M":
-			if e.Name == "process_name" {
-				names[e.Pid] = e.Args["name"].(string)
-			}
-		default:
-			ends[e.Pid] = math.Max(ends[e.Pid], (e.Ts+e.Dur)/trace.MicrosPerUnit)
-		}
+	for i, pid := range d.PIDs {
+		names[pid], ends[pid] = d.Processes[i], d.EndOf(pid)
 	}
 	if len(names) != len(r.Rows) {
 		t.Errorf("%s: %d processes for %d rows", Describe(&r.Platform), len(names), len(r.Rows))

@@ -16,6 +16,11 @@ type Document struct {
 	Unit          string
 	MicrosPerUnit float64
 	Makespan      float64
+	// Processes are the process names in increasing process id, and PIDs
+	// those ids (Event.PID; WriteJSON numbers processes 1, 2, ... in order
+	// of first use).
+	Processes []string
+	PIDs      []int
 	// Spans and Instants hold the events in document order, times in
 	// model units.
 	Spans    []Event
@@ -25,6 +30,7 @@ type Document struct {
 // Event is one span or instant of a Document.
 type Event struct {
 	Process, Track, Name string
+	PID                  int
 	Start, End           float64
 	Args                 map[string]any
 }
@@ -69,8 +75,15 @@ func Read(r io.Reader) (*Document, error) {
 			tracks[[2]int{e.Pid, e.Tid}] = name
 		}
 	}
+	for pid := range procs {
+		d.PIDs = append(d.PIDs, pid)
+	}
+	sort.Ints(d.PIDs)
+	for _, pid := range d.PIDs {
+		d.Processes = append(d.Processes, procs[pid])
+	}
 	for _, e := range raw.Events {
-		ev := Event{Process: procs[e.Pid], Track: tracks[[2]int{e.Pid, e.Tid}], Name: e.Name,
+		ev := Event{Process: procs[e.Pid], Track: tracks[[2]int{e.Pid, e.Tid}], Name: e.Name, PID: e.Pid,
 			Start: e.Ts / d.MicrosPerUnit, End: (e.Ts + e.Dur) / d.MicrosPerUnit, Args: e.Args}
 		switch e.Ph {
 		case "X":
@@ -90,6 +103,20 @@ func (d *Document) End() float64 {
 	}
 	for _, e := range d.Instants {
 		end = math.Max(end, e.End)
+	}
+	return end
+}
+
+// EndOf returns the latest end of any span or instant of the process
+// with id pid (0 when it has none).
+func (d *Document) EndOf(pid int) float64 {
+	end := 0.0
+	for _, es := range [][]Event{d.Spans, d.Instants} {
+		for _, e := range es {
+			if e.PID == pid {
+				end = math.Max(end, e.End)
+			}
+		}
 	}
 	return end
 }

@@ -47,6 +47,14 @@ func TestRoundTrip(t *testing.T) {
 	if got := tr.Processes(); strings.Join(got, ",") != "node 1,node 2" {
 		t.Errorf("processes %v", got)
 	}
+	// Read back: the processes in id order, node 1's last end that of its
+	// compute span (1.5), node 2's its crash instant (1.25).
+	if strings.Join(d.Processes, ",") != "node 1,node 2" || len(d.PIDs) != 2 {
+		t.Fatalf("read processes %v, ids %v", d.Processes, d.PIDs)
+	}
+	if a, b := d.EndOf(d.PIDs[0]), d.EndOf(d.PIDs[1]); a != 1.5 || b != 1.25 {
+		t.Errorf("ends by process %g, %g, want 1.5, 1.25", a, b)
+	}
 }
 
 // Overlap finds two spans of one track that overlap, and ignores spans

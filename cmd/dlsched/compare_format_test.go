@@ -1,7 +1,7 @@
 package main
 
 import (
-	"encoding/json"
+	"bytes"
 	"fmt"
 	"math"
 	"os"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/dlsched/dlsched/schema"
 	"github.com/dlsched/dlsched/schema/validate"
+	"github.com/dlsched/dlsched/trace"
 )
 
 // compareGolden are compare's golden outputs: the paper's Fig. 6 star on
@@ -101,38 +102,17 @@ func TestProbeCompareTrace(t *testing.T) {
 	refused(t, "invalid --trace "+filepath.Join(dir, "c.txt"), fig6Star("4", "--trace", filepath.Join(dir, "c.txt"))...)
 }
 
-// traceProcesses reads a trace's process names by pid (pids 1, 2, ...),
-// each process's last end in seconds, and its makespan.
+// traceProcesses reads a trace's process names in process-id order, each
+// process's last end in seconds, and its makespan (trace.Read).
 func traceProcesses(t *testing.T, doc []byte) ([]string, []float64, float64) {
 	t.Helper()
-	var tf struct {
-		OtherData struct {
-			Makespan float64 `json:"makespan"`
-		} `json:"otherData"`
-		TraceEvents []struct {
-			Name string         `json:"name"`
-			Ph   string         `json:"ph"`
-			Ts   float64        `json:"ts"`
-			Dur  float64        `json:"dur"`
-			Pid  int            `json:"pid"`
-			Args map[string]any `json:"args"`
-		} `json:"traceEvents"`
-	}
-	if err := json.Unmarshal(doc, &tf); err != nil {
+	d, err := trace.Read(bytes.NewReader(doc))
+	if err != nil {
 		t.Fatal(err)
 	}
-	var names []string
 	var ends []float64
-	for _, e := range tf.TraceEvents {
-		for len(ends) < e.Pid {
-			names, ends = append(names, ""), append(ends, 0)
-		}
-		switch {
-		case e.Ph == "M" && e.Name == "process_name":
-			names[e.Pid-1], _ = e.Args["name"].(string)
-		case e.Ph != "M":
-			ends[e.Pid-1] = math.Max(ends[e.Pid-1], (e.Ts+e.Dur)/1e6)
-		}
+	for _, pid := range d.PIDs {
+		ends = append(ends, d.EndOf(pid))
 	}
-	return names, ends, tf.OtherData.Makespan
+	return d.Processes, ends, d.Makespan
 }
