@@ -17,6 +17,18 @@ type Msg struct {
 // Pattern is the ordered list of messages the originator sends.
 type Pattern []Msg
 
+// Capacity returns the most load pattern pat can carry, each message at
+// most its MaxLoad (the buffer D over the first hop's share). Its LP has
+// a solution exactly when this reaches V: the start times and Cmax are
+// free above.
+func Capacity(p *problem.Problem, pat Pattern) float64 {
+	c := 0.0
+	for _, m := range pat {
+		c += p.DestSize(m.Dest) * p.MaxLoad(m.Dest)
+	}
+	return c
+}
+
 // FullPattern returns n stages of messages to every destination in the
 // problem's order: stage 1 to Dests()..., stage 2 ..., and so on.
 func FullPattern(p *problem.Problem, n int) Pattern {

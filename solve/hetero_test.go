@@ -307,3 +307,27 @@ func TestMaxLoadAgainstBruteForce(t *testing.T) {
 		}
 	})
 }
+
+// The prune drops nothing that the pattern needs to carry V: on this star
+// with results (found by TestMaxLoadInvertsSchedule, seed
+// 6154942427762174288) V exceeds one message's D by 6e-13 relative, the
+// LP put V on one message within its tolerance, and the prune dropped the
+// rest as empty, leaving an infeasible LP ("no attempt produced a
+// solution"). engine's split keeps the pattern when what carries load
+// cannot carry V (formulations.Capacity); the schedule is certified and
+// verified, and the deadline form at T = 5 answers.
+func TestPruneKeepsCapacity(t *testing.T) {
+	p := hetero(50.000000000081265, schedule.Proc{S: 0, C: 0, A: 0.1}, schedule.Proc{S: 0, C: 0.2, A: 0.4})
+	p.D = 50.00000000005
+	p.ResultRatio, p.Return = 1, problem.ReturnFIFO
+	res, err := Schedule(p, 2, clpOptions(t))
+	if err != nil {
+		t.Fatalf("Schedule: %v", err)
+	}
+	if s := res.Schedule; !s.Solve.Certified || !s.Verification.OK {
+		t.Errorf("certified %v, verified %+v", s.Solve.Certified, s.Verification)
+	}
+	if _, err := MaxLoad(p, 2, 5, clpOptions(t)); err != nil {
+		t.Errorf("MaxLoad: %v", err)
+	}
+}

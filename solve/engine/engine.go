@@ -619,8 +619,19 @@ func (res *Outcome) schedule(n int, all []schedule.Attempt, opt Options, start t
 // for pruning.
 const zeroShare = 1e-12
 
+// capacityRoundOff is the relative shortfall of a pattern's capacity below
+// V that split takes for round-off (a few units in the last place).
+const capacityRoundOff = 1e-14
+
 // split divides the pattern into messages that carry load and those that
-// carry (numerically) none.
+// carry (numerically) none. It drops nothing when the messages that carry
+// load cannot carry V on their own (formulations.Capacity): the LP's
+// tolerance lets a message sit a hair above its bound D, and the rest,
+// below zeroShare, then looks empty although the pattern without it is
+// infeasible (a heterogeneous star with results, V = D·(1 + 6e-13):
+// TestPruneKeepsCapacity). A shortfall within capacityRoundOff is the
+// round-off of MaxLoad's V/DestSize·DestSize (one message that may carry
+// all of V), not a shortfall.
 func split(res *Outcome) (keep formulations.Pattern, drop []int) {
 	p := res.Network.Prob
 	for j, m := range res.Network.Pattern {
@@ -630,7 +641,7 @@ func split(res *Outcome) (keep formulations.Pattern, drop []int) {
 			keep = append(keep, m)
 		}
 	}
-	if len(keep) == 0 {
+	if len(keep) == 0 || formulations.Capacity(p, keep) < p.V*(1-capacityRoundOff) {
 		return res.Network.Pattern, nil
 	}
 	return keep, drop

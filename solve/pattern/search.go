@@ -254,7 +254,7 @@ func (sr *searcher) solve(pat formulations.Pattern, dests []int, stop bool) (*sc
 		pat = fullOn(sr.p, sr.n, dests)
 	}
 	key := keyOf(pat)
-	if capacity(sr.p, pat) < sr.p.V*(1-1e-6) {
+	if formulations.Capacity(sr.p, pat) < sr.p.V*(1-1e-6) {
 		sr.rec.put(key, math.Inf(1))
 		return nil, math.Inf(1), fmt.Errorf("pattern: %d messages cannot carry V: %w", len(pat), solver.ErrInfeasible)
 	}
@@ -311,19 +311,6 @@ func (sr *searcher) recalled(k seqKey) (float64, bool) {
 		return 0, false
 	}
 	return sr.rec.get(k)
-}
-
-// capacity returns the most load pattern pat can carry, each message at
-// most its MaxLoad (the buffer D over the first hop's share). Its LP has
-// a solution exactly when this reaches V: the start times and Cmax are
-// free above. Candidates short of V by more than round-off are not sent
-// to the solver, which would call them infeasible.
-func capacity(p *problem.Problem, pat formulations.Pattern) float64 {
-	c := 0.0
-	for _, m := range pat {
-		c += p.DestSize(m.Dest) * p.MaxLoad(m.Dest)
-	}
-	return c
 }
 
 // fullOn returns the full n-stage pattern on the destinations dests (nil:

@@ -62,7 +62,7 @@ func TestPatternLPIsItsDestinationOrder(t *testing.T) {
 	})
 }
 
-// capacity is feasibility: a random pattern whose messages cannot carry V
+// formulations.Capacity is feasibility: a random pattern whose messages cannot carry V
 // is what the solver calls infeasible, one that can carry it (with room)
 // solves.
 func TestCapacityIsFeasibility(t *testing.T) {
@@ -70,7 +70,7 @@ func TestCapacityIsFeasibility(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		p := drawSmall(t)
 		pat := drawPattern(t, p, p.NMin()+rapid.IntRange(0, 1).Draw(t, "extra"))
-		c := capacity(p, pat)
+		c := formulations.Capacity(p, pat)
 		if math.Abs(c-p.V) < 1e-3*p.V {
 			t.Skip("at the edge")
 		}
