@@ -66,41 +66,48 @@ func CheckSilent(t *testing.T, open func() (solver.Incremental, error), flush fu
 	t.Helper()
 	models := []*lp.Model{Mixed(), MaxGE(), Infeasible(), Unbounded(), NoRows(), RandomLP(200, 0.05, 9)}
 	out := CaptureFDs(t, flush, func() {
-		p, err := open()
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer p.Close()
-		for _, m := range models {
-			for _, alg := range algs {
-				for _, pre := range []solver.Presolve{solver.PresolveOn, solver.PresolveOff} {
-					p.Solve(m, solver.Options{Algorithm: alg, Presolve: pre})
-					if skipLimit == nil || !skipLimit(m, pre) {
-						p.Solve(m, solver.Options{Algorithm: alg, Presolve: pre, MaxIterations: 1})
-					}
-				}
-			}
-			if m.NumVars() > 0 {
-				p.SetColBounds(0, m.ColLower[0], m.ColLower[0])
-				p.Resolve(solver.Options{})
-				p.Resolve(solver.Options{Algorithm: solver.Primal})
-			}
-		}
+		withSolver(t, open, func(p solver.Incremental) { solveAllQuietly(p, models, algs, skipLimit) })
 	})
 	if out != "" {
 		t.Errorf("output at LogLevel 0:\n%s", out)
 	}
 	control := CaptureFDs(t, flush, func() {
-		p, err := open()
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer p.Close()
-		p.Solve(Mixed(), solver.Options{LogLevel: 1})
+		withSolver(t, open, func(p solver.Incremental) { p.Solve(Mixed(), solver.Options{LogLevel: 1}) })
 	})
 	if control == "" {
 		t.Error("LogLevel 1 printed nothing: is the capture working?")
+	}
+}
+
+// withSolver opens a solver, reports an error opening it on t, and
+// otherwise runs f on it and closes it.
+func withSolver(t *testing.T, open func() (solver.Incremental, error), f func(solver.Incremental)) {
+	p, err := open()
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	defer p.Close()
+	f(p)
+}
+
+// solveAllQuietly is CheckSilent's workload at LogLevel 0: every model with
+// every algorithm, presolve on and off, to the end and (unless skipLimit)
+// stopped after one iteration, then a warm start from a changed bound.
+func solveAllQuietly(p solver.Incremental, models []*lp.Model, algs []solver.Algorithm, skipLimit func(m *lp.Model, pre solver.Presolve) bool) {
+	for _, m := range models {
+		for _, alg := range algs {
+			for _, pre := range []solver.Presolve{solver.PresolveOn, solver.PresolveOff} {
+				p.Solve(m, solver.Options{Algorithm: alg, Presolve: pre})
+				if skipLimit == nil || !skipLimit(m, pre) {
+					p.Solve(m, solver.Options{Algorithm: alg, Presolve: pre, MaxIterations: 1})
+				}
+			}
+		}
+		if m.NumVars() > 0 {
+			p.SetColBounds(0, m.ColLower[0], m.ColLower[0])
+			p.Resolve(solver.Options{})
+			p.Resolve(solver.Options{Algorithm: solver.Primal})
+		}
 	}
 }
