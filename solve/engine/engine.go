@@ -96,12 +96,18 @@ func (o *Options) limit() int64 {
 // memory limit at once (at least 1 when one does; Parallel searches hold
 // several).
 func Fits(p *problem.Problem, n int, opt Options) int64 {
-	est := formulations.EstimateFull(p, n, opt.Form)
-	est.Generated = est.Generated && !opt.NoStageGeneration
-	if b := est.Bytes(); b > 0 {
+	if b := fullEstimate(p, n, opt).Bytes(); b > 0 {
 		return opt.limit() / b
 	}
 	return 1
+}
+
+// fullEstimate is the size of the LP of the full n-stage pattern as opt
+// solves it (stage generation only where opt allows it).
+func fullEstimate(p *problem.Problem, n int, opt Options) formulations.SizeEstimate {
+	est := formulations.EstimateFull(p, n, opt.Form)
+	est.Generated = est.Generated && !opt.NoStageGeneration
+	return est
 }
 
 // CheckSize returns a *SizeError if the LP of the full n-stage pattern is
@@ -111,8 +117,7 @@ func CheckSize(p *problem.Problem, n int, opt Options) error {
 	if err := checkForm(p, opt); err != nil {
 		return err
 	}
-	est := formulations.EstimateFull(p, n, opt.Form)
-	est.Generated = est.Generated && !opt.NoStageGeneration
+	est := fullEstimate(p, n, opt)
 	if est.Bytes() > opt.limit() {
 		return &SizeError{Estimate: est, Limit: opt.limit()}
 	}

@@ -125,7 +125,7 @@ func restartBasis(old solver.Basis, oldCols, oldRows, newCols, newRows []elemKey
 		b.Rows[i] = solver.Basic
 		if s, ok := status[k]; ok {
 			b.Rows[i] = s
-		} else if s, ok := into[intoKey(k)]; ok && k.kind == 'A' {
+		} else if s, ok := into[intoKey(k)]; ok { // into holds arc rows only
 			b.Rows[i] = s
 		}
 	}
