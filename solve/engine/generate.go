@@ -2,7 +2,6 @@ package engine
 
 import (
 	"sort"
-	"time"
 
 	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/lp"
@@ -87,9 +86,7 @@ func (out *Outcome) generate(nw *formulations.Network, model *lp.Model, lay *for
 				count++
 			}
 		}
-		t0 := time.Now()
-		sol, err := opt.Solver.Solve(rm, so)
-		at := attemptOf(so.Algorithm.String(), presolveName(so.Presolve), sol, err, time.Since(t0).Seconds())
+		sol, at, err := out.solveRestricted(nw, rm, rlay, so, opt, round == 0)
 		at.Messages = count
 		if err != nil {
 			out.Attempts = append(out.Attempts, at)
