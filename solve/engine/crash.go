@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"time"
 
 	"github.com/dlsched/dlsched/formulations"
@@ -18,25 +19,28 @@ func crashes(nw *formulations.Network, opt Options) bool {
 	return ok && opt.Auto && nw.Prob.Kind == topology.Star
 }
 
-// crashBasis returns a starting basis for the restricted LP model (layout
-// lay) of a star's stage generation, built from the shape of the optimal
-// bases of the paper's stars instead of Clp's slack basis. From the slack
-// basis the primal simplex brings every hop time, suffix sum and load of
-// the optimum into the basis one pivot at a time — about 1.9 iterations
-// per message, each dearer as the LP grows, so the solve grows as n². At
-// the optimum of the star m = 10, D = V/n, n = 1,000 (its restricted LP,
-// 1,270 messages, solved without presolve) every hop time and every
-// nonzero suffix sum is basic; 990 of the 1,270 loads sit at their bound D
-// and 270 are basic; 1,247 of the 1,280 computing rows are slack (their
-// processor is computing when the message arrives) and the arc, suffix and
-// load rows are equalities. The basis here is that shape, filled in
-// without solving: the loads, in the pattern's order, at their upper
-// bound until they carry V, the one that completes V basic, the rest at 0
-// (a feasible load assignment); every other non-fixed column basic; every
-// inequality row slack but one, the computing row of the last message of
-// the first stage, which decides Cmax when the processors compute longer
-// than the port sends. It is a start only: the simplex goes on from it to
-// the optimum, and the certificate is the same as from a cold solve.
+// crashBasis returns a starting basis for the compact LP model (layout
+// lay, the full LP or a restricted one) of network nw, built from a
+// feasible schedule instead of Clp's slack basis. From the slack basis the
+// primal simplex brings every basic column of the optimum into the basis
+// one pivot at a time — on the paper's star about 1.9 iterations per
+// message, each dearer as the LP grows, so the solve grows as n². At the
+// optimum of the star m = 10, D = V/n, n = 1,000 (its restricted LP, 1,270
+// messages, solved without presolve) every hop time and every nonzero
+// suffix sum is basic, 990 of the 1,270 loads sit at their bound D and 270
+// are basic, 1,247 of the 1,280 computing rows are slack and the arc,
+// suffix and load rows are equalities. The basis here has that shape and
+// is the vertex of a feasible schedule: the loads, in the pattern's order,
+// at their upper bound until they carry V, the one that completes V basic
+// (crashLoads); every other column that is not fixed basic (hop times,
+// suffix sums, Cmax); of the rows, the equalities nonbasic and of the
+// inequalities the ones that bind in that schedule's earliest-start
+// timing (Network.Evaluate) — for each hop the arc from the predecessor
+// that ends last, and the computing row that decides Cmax — nonbasic, the
+// others slack. That is one basic entry per row (every hop with an arc
+// into it has a time column and exactly one binding arc), and a primal
+// feasible start. It is a start only: the simplex goes on from it to the
+// optimum, and the certificate is the same as from a cold solve.
 func crashBasis(nw *formulations.Network, model *lp.Model, lay *formulations.Layout) solver.Basis {
 	b := solver.Basis{Cols: make([]solver.BasisStatus, model.NumVars()), Rows: make([]solver.BasisStatus, model.NumRows())}
 	for j := range b.Cols {
@@ -45,36 +49,85 @@ func crashBasis(nw *formulations.Network, model *lp.Model, lay *formulations.Lay
 			b.Cols[j] = solver.Fixed
 		}
 	}
-	rest := model.RowLower[lay.LoadRow] // V in the model's units
-	for q, j := range lay.Alpha {
-		if j < 0 {
-			continue
-		}
-		w := nw.Prob.DestSize(nw.Pattern[q].Dest)
-		switch up := model.ColUpper[j] * w; {
-		case rest <= 0:
-			b.Cols[j] = solver.AtLower
-		case up < rest:
-			b.Cols[j] = solver.AtUpper
-			rest -= up
-		default:
-			rest = 0 // basic: it carries what is left of V
-		}
-	}
+	alpha := crashLoads(nw, lay, b.Cols)
 	for i := range b.Rows {
 		b.Rows[i] = solver.Fixed
 		if model.RowLower[i] < model.RowUpper[i] {
 			b.Rows[i] = solver.Basic
 		}
 	}
-	first := 0
-	for first+1 < len(nw.Pattern) && nw.Pattern[first+1].Stage == nw.Pattern[0].Stage {
-		first++
+	t := nw.Evaluate(alpha)
+	bind := func(i int) {
+		if i >= 0 && b.Rows[i] == solver.Basic {
+			b.Rows[i] = solver.AtLower
+		}
 	}
-	if i := lay.CompRow[first]; i >= 0 {
-		b.Rows[i] = solver.AtLower
+	for h, in := range lay.In {
+		best, at := -1, math.Inf(-1)
+		for _, a := range in {
+			if r := lay.ArcRow[a]; r >= 0 && t.End[lay.Arcs[a].From] > at {
+				best, at = r, t.End[lay.Arcs[a].From]
+			}
+		}
+		if lay.Time[h] >= 0 {
+			bind(best)
+		}
 	}
+	bind(decidingRow(nw, lay, t, alpha))
 	return b
+}
+
+// crashLoads returns crashBasis's loads (one per message of nw, 0 where
+// lay has no load column) and marks their columns in cols: in the
+// pattern's order each takes its bound (AtUpper) until V is carried, the
+// one that completes V is basic (the last at its bound when none does),
+// the rest are 0 (AtLower).
+func crashLoads(nw *formulations.Network, lay *formulations.Layout, cols []solver.BasisStatus) []float64 {
+	p := nw.Prob
+	alpha := make([]float64, len(nw.Pattern))
+	rest, last, basic := p.V, -1, false
+	for q, j := range lay.Alpha {
+		if j < 0 {
+			continue
+		}
+		d := nw.Pattern[q].Dest
+		w, up := p.DestSize(d), p.MaxLoad(d)
+		switch {
+		case rest <= 0:
+			cols[j] = solver.AtLower
+		case up*w < rest:
+			cols[j] = solver.AtUpper
+			alpha[q], rest, last = up, rest-up*w, j
+		default:
+			alpha[q], rest, basic = rest/w, 0, true
+		}
+	}
+	if !basic && last >= 0 {
+		cols[last] = solver.Basic
+	}
+	return alpha
+}
+
+// decidingRow returns the computing row of lay that decides Cmax in the
+// timing t of loads alpha: the largest end of a message's last hop plus
+// the computing of all that its destination receives from it on (paper
+// (3) in the compact form), −1 when there is none.
+func decidingRow(nw *formulations.Network, lay *formulations.Layout, t *formulations.Timing, alpha []float64) int {
+	row, at := -1, math.Inf(-1)
+	for _, d := range nw.Dests {
+		_, _, a := nw.Prob.Params(d)
+		msgs := nw.DestMsgs[d]
+		suffix := 0.0
+		for k := len(msgs) - 1; k >= 0; k-- {
+			j := msgs[k]
+			suffix += alpha[j]
+			hops := nw.MsgHops[j]
+			if v := t.End[hops[len(hops)-1]] + a*suffix; lay.CompRow[j] >= 0 && v > at {
+				row, at = lay.CompRow[j], v
+			}
+		}
+	}
+	return row
 }
 
 // solveCrashed solves the restricted LP rm (layout rlay) from crashBasis
