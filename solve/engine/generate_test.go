@@ -2,36 +2,43 @@ package engine
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/solver"
 	"github.com/dlsched/dlsched/topology"
 )
+
+// generationCases are the instances of the stage-generation tests:
+// stars (the paper's with D = V/n, without a buffer limit, without
+// startup, heterogeneous) and binomial trees.
+var generationCases = []struct {
+	name string
+	p    *problem.Problem
+	n    int
+}{
+	{"star D=V/n", &problem.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, V: 5e6, D: 5e6 / 200}, 200},
+	{"star D=inf", &problem.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, V: 5e6, D: math.Inf(1)}, 150},
+	{"star S=0", &problem.Problem{Kind: topology.Star, M: 8, S: 0, C: 1e-6, A: 1e-3, V: 1e5, D: 1e3}, 200},
+	{"heterogeneous star", &problem.Problem{Kind: topology.Star, M: 4, V: 1e5, D: 1e3, Procs: []schedule.Proc{
+		{S: 1e-3, C: 1e-6, A: 1e-3}, {S: 2e-3, C: 2e-6, A: 1e-3}, {S: 1e-3, C: 1e-6, A: 3e-3}, {S: 5e-4, C: 4e-6, A: 2e-3}}}, 300},
+	{"binomial nlf", &problem.Problem{Kind: topology.Binomial, Order: topology.NLF, P: 2, H: 5, S: 1e-3, C: 1e-6, A: 1e-3, V: 5e5, D: 1e3}, 300},
+	{"binomial llf", &problem.Problem{Kind: topology.Binomial, Order: topology.LLF, P: 3, H: 4, S: 1e-3, C: 1e-6, A: 1e-3, V: 1e5, D: math.Inf(1)}, 300},
+}
 
 // Stage generation gives the full LP's optimum: on each instance the
 // schedule of the generated solve and that of the full LP solved at once
 // (the second, independent computation) are both certified within the
 // tolerance against the full LP, so their makespans agree within it; the
 // generated solve's last restricted LP holds fewer messages than the
-// pattern.
+// pattern. On stars the first restricted LP is solved from the crash basis
+// and ends optimal.
 func TestStageGenerationMatchesFullLP(t *testing.T) {
 	s := newClp(t)
-	cases := []struct {
-		name string
-		p    *problem.Problem
-		n    int
-	}{
-		{"star D=V/n", &problem.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, V: 5e6, D: 5e6 / 200}, 200},
-		{"star D=inf", &problem.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, V: 5e6, D: math.Inf(1)}, 150},
-		{"star S=0", &problem.Problem{Kind: topology.Star, M: 8, S: 0, C: 1e-6, A: 1e-3, V: 1e5, D: 1e3}, 200},
-		{"heterogeneous star", &problem.Problem{Kind: topology.Star, M: 4, V: 1e5, D: 1e3, Procs: []schedule.Proc{
-			{S: 1e-3, C: 1e-6, A: 1e-3}, {S: 2e-3, C: 2e-6, A: 1e-3}, {S: 1e-3, C: 1e-6, A: 3e-3}, {S: 5e-4, C: 4e-6, A: 2e-3}}}, 300},
-		{"binomial nlf", &problem.Problem{Kind: topology.Binomial, Order: topology.NLF, P: 2, H: 5, S: 1e-3, C: 1e-6, A: 1e-3, V: 5e5, D: 1e3}, 300},
-		{"binomial llf", &problem.Problem{Kind: topology.Binomial, Order: topology.LLF, P: 3, H: 4, S: 1e-3, C: 1e-6, A: 1e-3, V: 1e5, D: math.Inf(1)}, 300},
-	}
-	for _, c := range cases {
+	for _, c := range generationCases {
 		t.Run(c.name, func(t *testing.T) {
 			gen, err := Solve(c.p, c.n, Options{Solver: s, Auto: true, NoPrune: true})
 			if err != nil {
@@ -46,6 +53,10 @@ func TestStageGenerationMatchesFullLP(t *testing.T) {
 			}
 			if d := relDiff(gen.Cmax, full.Cmax); d > 2*DefaultTolerance {
 				t.Errorf("Cmax generated %.15g, full LP %.15g: relative difference %.3g", gen.Cmax, full.Cmax, d)
+			}
+			first := gen.Solve.Attempts[0]
+			if crash := strings.Contains(first.Algorithm, "crash start"); crash != (c.p.Kind == topology.Star) || first.Status != "optimal" {
+				t.Errorf("first attempt %s %s: want an optimal crash start on stars only", first.Algorithm, first.Status)
 			}
 			msgs := c.n * len(c.p.Dests())
 			last := gen.Solve.Attempts[len(gen.Solve.Attempts)-1].Messages
@@ -93,5 +104,70 @@ func TestStageGenerationTrees(t *testing.T) {
 		if d := relDiff(out.Cmax, full.Cmax); d > 2*DefaultTolerance || !full.Solve.Certified {
 			t.Errorf("buffers %d: Cmax generated %.15g, full LP %.15g (certified %v): relative difference %.3g", p.Buffers, out.Cmax, full.Cmax, full.Solve.Certified, d)
 		}
+	}
+}
+
+// The crash basis of a star's restricted LP is a square basis: one basic
+// entry per row (every hop time, suffix sum and Cmax, the load that
+// completes V, every computing row's slack but one), so Clp need not
+// repair it.
+func TestCrashBasisIsSquare(t *testing.T) {
+	for _, c := range generationCases {
+		if c.p.Kind != topology.Star {
+			continue
+		}
+		pat := formulations.FullPattern(c.p, c.n)
+		nw, err := formulations.NewNetwork(c.p, pat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		live := initialLive(c.p, pat, Options{Form: formulations.FormCompact})
+		if live == nil {
+			t.Fatalf("%s: no stage generation at n = %d", c.name, c.n)
+		}
+		rm, rlay := nw.BuildRestricted(formulations.NewScale(c.p), live)
+		b := crashBasis(nw, rm, rlay)
+		basic := 0
+		for _, st := range append(append([]solver.BasisStatus(nil), b.Cols...), b.Rows...) {
+			if st == solver.Basic {
+				basic++
+			}
+		}
+		if basic != rm.NumRows() {
+			t.Errorf("%s: %d basic entries for %d rows", c.name, basic, rm.NumRows())
+		}
+	}
+}
+
+// From the crash basis the first restricted LP takes a few dozen
+// iterations where the slack basis takes about two per message: star
+// m = 10, D = V/n, n = 500, 640 messages: 52 from the crash basis, 1,249
+// from the slack basis (measured on 2026-11-26).
+func TestCrashStartIterations(t *testing.T) {
+	p := &problem.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, V: 5e6, D: 5e6 / 500}
+	out, err := Solve(p, 500, Options{Solver: newClp(t), Auto: true, NoPrune: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := out.Solve.Attempts[0]
+	if !strings.Contains(first.Algorithm, "crash start") || first.Iterations > first.Messages/10 {
+		t.Errorf("first attempt %s: %d iterations for %d messages; want a crash start of at most one per ten", first.Algorithm, first.Iterations, first.Messages)
+	}
+}
+
+// A crash start that fails is recorded and the restricted LP solved cold:
+// the schedule is the same optimum, certified.
+func TestCrashStartFallsBackCold(t *testing.T) {
+	c := generationCases[0]
+	out, err := Solve(c.p, c.n, Options{Solver: failingResolve{newRestarter(t)}, Auto: true, NoPrune: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := out.Solve.Attempts
+	if len(at) < 2 || !strings.Contains(at[0].Algorithm, "crash start") || at[1].Algorithm != "primal" {
+		t.Fatalf("attempts %+v: want the failed crash start, then the cold primal simplex", at)
+	}
+	if !out.Solve.Certified {
+		t.Fatalf("not certified after the cold solve: gap %.3g", out.Gap)
 	}
 }
