@@ -42,6 +42,15 @@ func crashes(nw *formulations.Network, opt Options) bool {
 // feasible start. It is a start only: the simplex goes on from it to the
 // optimum, and the certificate is the same as from a cold solve.
 func crashBasis(nw *formulations.Network, model *lp.Model, lay *formulations.Layout) solver.Basis {
+	b := startBasis(model)
+	bindRows(nw, lay, b, crashLoads(nw, lay, b.Cols))
+	return b
+}
+
+// startBasis returns the basis crashBasis starts from: every column basic
+// but the fixed ones, every row nonbasic (Fixed, as Clp reports an
+// equality) or, an inequality, slack.
+func startBasis(model *lp.Model) solver.Basis {
 	b := solver.Basis{Cols: make([]solver.BasisStatus, model.NumVars()), Rows: make([]solver.BasisStatus, model.NumRows())}
 	for j := range b.Cols {
 		b.Cols[j] = solver.Basic
@@ -49,13 +58,21 @@ func crashBasis(nw *formulations.Network, model *lp.Model, lay *formulations.Lay
 			b.Cols[j] = solver.Fixed
 		}
 	}
-	alpha := crashLoads(nw, lay, b.Cols)
 	for i := range b.Rows {
 		b.Rows[i] = solver.Fixed
 		if model.RowLower[i] < model.RowUpper[i] {
 			b.Rows[i] = solver.Basic
 		}
 	}
+	return b
+}
+
+// bindRows makes nonbasic the inequality rows of b that bind in the
+// earliest-start timing of loads alpha: for each hop with a time column
+// the arc from the predecessor that ends last (a hop with no arc row into
+// it starts at 0: its column is nonbasic instead), and the computing row
+// that decides Cmax.
+func bindRows(nw *formulations.Network, lay *formulations.Layout, b solver.Basis, alpha []float64) {
 	t := nw.Evaluate(alpha)
 	bind := func(i int) {
 		if i >= 0 && b.Rows[i] == solver.Basic {
@@ -69,12 +86,14 @@ func crashBasis(nw *formulations.Network, model *lp.Model, lay *formulations.Lay
 				best, at = r, t.End[lay.Arcs[a].From]
 			}
 		}
-		if lay.Time[h] >= 0 {
+		switch c := lay.Time[h]; {
+		case c >= 0 && best < 0 && b.Cols[c] == solver.Basic:
+			b.Cols[c] = solver.AtLower // no arc into it: it starts at 0
+		case c >= 0:
 			bind(best)
 		}
 	}
 	bind(decidingRow(nw, lay, t, alpha))
-	return b
 }
 
 // crashLoads returns crashBasis's loads (one per message of nw, 0 where
@@ -131,13 +150,19 @@ func decidingRow(nw *formulations.Network, lay *formulations.Layout, t *formulat
 }
 
 // solveCrashed solves the restricted LP rm (layout rlay) from crashBasis
-// with the primal simplex and no presolve (the basis is in the model's
-// own rows and columns). It returns nil without an error when the solver
-// refuses the model or the basis; a solve that fails returns its attempt
-// and error, and the caller solves cold.
+// (solveFromBasis).
 func solveCrashed(nw *formulations.Network, rm *lp.Model, rlay *formulations.Layout, so solver.Options, opt Options) (*solver.Solution, schedule.Attempt, error) {
+	return solveFromBasis(rm, func() solver.Basis { return crashBasis(nw, rm, rlay) }, so, opt)
+}
+
+// solveFromBasis loads model and solves it from the basis basis() with
+// the primal simplex and no presolve (the basis is in the model's own rows
+// and columns). It returns nil without an error when the solver refuses
+// the model or the basis; a solve that fails returns its attempt and
+// error, and the caller solves cold.
+func solveFromBasis(model *lp.Model, basis func() solver.Basis, so solver.Options, opt Options) (*solver.Solution, schedule.Attempt, error) {
 	rs := opt.Solver.(solver.Restarter)
-	if rs.Load(rm) != nil || rs.SetBasis(crashBasis(nw, rm, rlay)) != nil {
+	if rs.Load(model) != nil || rs.SetBasis(basis()) != nil {
 		return nil, schedule.Attempt{}, nil
 	}
 	so.Algorithm, so.Presolve = solver.Primal, solver.PresolveOff
