@@ -52,7 +52,9 @@ func MaxLoad(p *problem.Problem, pat formulations.Pattern, deadline float64, opt
 		}
 		return load, upper
 	}
-	if crashes(nw, opt) {
+	if crashes(nw, opt) && len(pat) >= formulations.GenerationMinMessages {
+		// Large LPs only, as stage generation: a smaller one solves cold
+		// in milliseconds, and its answer stays the one it always was.
 		so := attempts(opt.Base, opt.Auto, p.Kind)[0]
 		basis := func() solver.Basis { return deadlineCrash(nw, model, lay, deadline) }
 		sol, _, err := solveFromBasis(model, basis, so, opt)
