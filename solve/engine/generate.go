@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"cmp"
+	"slices"
 	"sort"
 
 	"github.com/dlsched/dlsched/formulations"
@@ -196,7 +198,7 @@ func price(model *lp.Model, lay *formulations.Layout, y []float64, live []bool, 
 			cs = append(cs, cand{j, v})
 		}
 	}
-	sort.SliceStable(cs, func(a, b int) bool { return cs[a].v < cs[b].v })
+	slices.SortStableFunc(cs, func(a, b cand) int { return cmp.Compare(a.v, b.v) })
 	if limit := max(nLive/4, 4*dests); len(cs) > limit {
 		cs = cs[:limit]
 	}
