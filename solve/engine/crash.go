@@ -11,8 +11,9 @@ import (
 	"github.com/dlsched/dlsched/topology"
 )
 
-// crashes reports whether the first restricted LP of stage generation
-// starts from crashBasis: a star, solved with the engine's own choice of
+// crashes reports whether an LP of nw starts from a crash basis (the
+// first restricted LP of stage generation: crashBasis; a large deadline
+// LP: deadlineCrash): a star, solved with the engine's own choice of
 // method (Auto) by a solver whose basis can be set.
 func crashes(nw *formulations.Network, opt Options) bool {
 	_, ok := opt.Solver.(solver.Restarter)
@@ -149,20 +150,14 @@ func decidingRow(nw *formulations.Network, lay *formulations.Layout, t *formulat
 	return row
 }
 
-// solveCrashed solves the restricted LP rm (layout rlay) from crashBasis
-// (solveFromBasis).
-func solveCrashed(nw *formulations.Network, rm *lp.Model, rlay *formulations.Layout, so solver.Options, opt Options) (*solver.Solution, schedule.Attempt, error) {
-	return solveFromBasis(rm, func() solver.Basis { return crashBasis(nw, rm, rlay) }, so, opt)
-}
-
-// solveFromBasis loads model and solves it from the basis basis() with
-// the primal simplex and no presolve (the basis is in the model's own rows
+// solveFromBasis loads model and solves it from basis b with the primal
+// simplex and no presolve (the basis is in the model's own rows
 // and columns). It returns nil without an error when the solver refuses
 // the model or the basis; a solve that fails returns its attempt and
 // error, and the caller solves cold.
-func solveFromBasis(model *lp.Model, basis func() solver.Basis, so solver.Options, opt Options) (*solver.Solution, schedule.Attempt, error) {
+func solveFromBasis(model *lp.Model, b solver.Basis, so solver.Options, opt Options) (*solver.Solution, schedule.Attempt, error) {
 	rs := opt.Solver.(solver.Restarter)
-	if rs.Load(model) != nil || rs.SetBasis(basis()) != nil {
+	if rs.Load(model) != nil || rs.SetBasis(b) != nil {
 		return nil, schedule.Attempt{}, nil
 	}
 	so.Algorithm, so.Presolve = solver.Primal, solver.PresolveOff
@@ -171,13 +166,13 @@ func solveFromBasis(model *lp.Model, basis func() solver.Basis, so solver.Option
 	return sol, attemptOf(so.Algorithm.String()+" (crash start)", "off", sol, err, time.Since(t0).Seconds()), err
 }
 
-// solveRestricted solves the restricted LP rm of generation round first
-// or later: the first from crashBasis where crashes allows (a crash start
-// that fails is recorded and the LP solved cold), the others cold with
-// the setting so.
+// solveRestricted solves the restricted LP rm (layout rlay) of a
+// generation round: the first round's (first) from crashBasis where
+// crashes allows — a crash start that fails is recorded and the LP solved
+// cold — every other cold with the setting so.
 func (out *Outcome) solveRestricted(nw *formulations.Network, rm *lp.Model, rlay *formulations.Layout, so solver.Options, opt Options, first bool) (*solver.Solution, schedule.Attempt, error) {
 	if first && crashes(nw, opt) {
-		sol, at, err := solveCrashed(nw, rm, rlay, so, opt)
+		sol, at, err := solveFromBasis(rm, crashBasis(nw, rm, rlay), so, opt)
 		if err == nil && sol != nil {
 			return sol, at, nil
 		}

@@ -56,8 +56,7 @@ func MaxLoad(p *problem.Problem, pat formulations.Pattern, deadline float64, opt
 		// Large LPs only, as stage generation: a smaller one solves cold
 		// in milliseconds, and its answer stays the one it always was.
 		so := attempts(opt.Base, opt.Auto, p.Kind)[0]
-		basis := func() solver.Basis { return deadlineCrash(nw, model, lay, deadline) }
-		sol, _, err := solveFromBasis(model, basis, so, opt)
+		sol, _, err := solveFromBasis(model, deadlineCrash(nw, model, lay, deadline), so, opt)
 		if err == nil && sol != nil {
 			// Taken when certified within the tolerance, as a cold
 			// answer is; else the cold attempts below.

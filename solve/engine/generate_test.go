@@ -126,14 +126,7 @@ func TestCrashBasisIsSquare(t *testing.T) {
 			t.Fatalf("%s: no stage generation at n = %d", c.name, c.n)
 		}
 		rm, rlay := nw.BuildRestricted(formulations.NewScale(c.p), live)
-		b := crashBasis(nw, rm, rlay)
-		basic := 0
-		for _, st := range append(append([]solver.BasisStatus(nil), b.Cols...), b.Rows...) {
-			if st == solver.Basic {
-				basic++
-			}
-		}
-		if basic != rm.NumRows() {
+		if basic := basicCount(crashBasis(nw, rm, rlay)); basic != rm.NumRows() {
 			t.Errorf("%s: %d basic entries for %d rows", c.name, basic, rm.NumRows())
 		}
 	}
@@ -205,14 +198,19 @@ func TestDeadlineCrashMatchesCold(t *testing.T) {
 		}
 		nw, _ := formulations.NewNetwork(c.p, pat)
 		model, lay, _ := deadlineModel(nw, c.deadline)
-		basic := 0
-		for _, st := range append(append([]solver.BasisStatus(nil), deadlineCrash(nw, model, lay, c.deadline).Cols...), deadlineCrash(nw, model, lay, c.deadline).Rows...) {
-			if st == solver.Basic {
-				basic++
-			}
-		}
-		if basic != model.NumRows() {
+		if basic := basicCount(deadlineCrash(nw, model, lay, c.deadline)); basic != model.NumRows() {
 			t.Errorf("deadline %g: crash basis with %d basic entries for %d rows", c.deadline, basic, model.NumRows())
 		}
 	}
+}
+
+// basicCount returns the number of basic entries, columns and rows, of b.
+func basicCount(b solver.Basis) int {
+	n := 0
+	for _, st := range append(append([]solver.BasisStatus(nil), b.Cols...), b.Rows...) {
+		if st == solver.Basic {
+			n++
+		}
+	}
+	return n
 }
