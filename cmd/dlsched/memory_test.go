@@ -40,7 +40,14 @@ func TestMemoryEstimate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs solves of a few hundred MB")
 	}
-	base := peakKB(t, "--topology", "star", "--m", "2", "--D", "inf", "--stages", "1", "--no-verify")
+	// The process's own peak, the least of three runs: one run measured
+	// 37 MB where the others measure 28 MB (mapped pages vary with the page
+	// cache), which left the binomial tree 8 MB above it and failed the
+	// band for an estimate that is within it (20 MB against 20–22 MB).
+	base := math.Inf(1)
+	for range 3 {
+		base = math.Min(base, peakKB(t, "--topology", "star", "--m", "2", "--D", "inf", "--stages", "1", "--no-verify"))
+	}
 	for _, c := range []struct {
 		p      problem.Problem
 		n      int
