@@ -224,6 +224,23 @@ type Basis struct {
 	Cols, Rows []BasisStatus
 }
 
+// NumBasic returns the number of basic entries, columns and rows; a basis
+// a simplex can factorise has one per row.
+func (b Basis) NumBasic() int {
+	n := 0
+	for _, s := range b.Cols {
+		if s == Basic {
+			n++
+		}
+	}
+	for _, s := range b.Rows {
+		if s == Basic {
+			n++
+		}
+	}
+	return n
+}
+
 // Restarter is an Incremental solver whose basis can be read and set, so
 // that a model may start from the basis of a related one (the engine's
 // prune rounds: the same LP less a few messages). A basis with the wrong

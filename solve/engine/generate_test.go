@@ -8,7 +8,6 @@ import (
 	"github.com/dlsched/dlsched/formulations"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
-	"github.com/dlsched/dlsched/solver"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -126,7 +125,7 @@ func TestCrashBasisIsSquare(t *testing.T) {
 			t.Fatalf("%s: no stage generation at n = %d", c.name, c.n)
 		}
 		rm, rlay := nw.BuildRestricted(formulations.NewScale(c.p), live)
-		if basic := basicCount(crashBasis(nw, rm, rlay)); basic != rm.NumRows() {
+		if basic := crashBasis(nw, rm, rlay).NumBasic(); basic != rm.NumRows() {
 			t.Errorf("%s: %d basic entries for %d rows", c.name, basic, rm.NumRows())
 		}
 	}
@@ -198,19 +197,8 @@ func TestDeadlineCrashMatchesCold(t *testing.T) {
 		}
 		nw, _ := formulations.NewNetwork(c.p, pat)
 		model, lay, _ := deadlineModel(nw, c.deadline)
-		if basic := basicCount(deadlineCrash(nw, model, lay, c.deadline)); basic != model.NumRows() {
+		if basic := deadlineCrash(nw, model, lay, c.deadline).NumBasic(); basic != model.NumRows() {
 			t.Errorf("deadline %g: crash basis with %d basic entries for %d rows", c.deadline, basic, model.NumRows())
 		}
 	}
-}
-
-// basicCount returns the number of basic entries, columns and rows, of b.
-func basicCount(b solver.Basis) int {
-	n := 0
-	for _, st := range append(append([]solver.BasisStatus(nil), b.Cols...), b.Rows...) {
-		if st == solver.Basic {
-			n++
-		}
-	}
-	return n
 }

@@ -277,7 +277,7 @@ func TestBasisRoundTrip(t *testing.T) {
 	if !ok || len(b.Cols) != m.NumVars() || len(b.Rows) != m.NumRows() {
 		t.Fatalf("Basis: ok %v, %d columns %d rows", ok, len(b.Cols), len(b.Rows))
 	}
-	if n := countBasic(b); n != m.NumRows() {
+	if n := b.NumBasic(); n != m.NumRows() {
 		t.Errorf("%d basic entries, want one per row (%d)", n, m.NumRows())
 	}
 	resolveFrom := func(b solver.Basis) *solver.Solution {
@@ -318,16 +318,6 @@ func TestBasisRoundTrip(t *testing.T) {
 			t.Errorf("%s: objective %.15g, want %.15g", name, got.Objective, sol.Objective)
 		}
 	}
-}
-
-func countBasic(b solver.Basis) int {
-	n := 0
-	for _, s := range append(append([]solver.BasisStatus(nil), b.Cols...), b.Rows...) {
-		if s == solver.Basic {
-			n++
-		}
-	}
-	return n
 }
 
 // TestBadUse: misuse gives a Failed StatusError, never a crash: solving
