@@ -6,8 +6,10 @@ import (
 	"testing"
 
 	"github.com/dlsched/dlsched/formulations"
+	"github.com/dlsched/dlsched/lp"
 	"github.com/dlsched/dlsched/problem"
 	"github.com/dlsched/dlsched/schedule"
+	"github.com/dlsched/dlsched/solver"
 	"github.com/dlsched/dlsched/topology"
 )
 
@@ -172,21 +174,27 @@ func TestCrashStartFallsBackCold(t *testing.T) {
 // 9e-11 and 3e-11); on the second (D = ∞) its load 999944.45169 is above
 // its own certified bound 999944.44446, so MaxLoad solves cold, as it
 // must. Each has at least formulations.GenerationMinMessages messages.
+// Which path MaxLoad took is asserted by counting its cold solves.
 func TestDeadlineCrashMatchesCold(t *testing.T) {
 	rs := newRestarter(t)
 	for _, c := range []struct {
 		p        *problem.Problem
 		n        int
 		deadline float64
+		crash    bool // whether MaxLoad takes the crash start's answer
 	}{
-		{&problem.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, V: 5e6, D: 1e4}, 500, 500},
-		{&problem.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, V: 5e6, D: math.Inf(1)}, 150, 100},
-		{generationCases[3].p, 300, 30},
+		{&problem.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, V: 5e6, D: 1e4}, 500, 500, true},
+		{&problem.Problem{Kind: topology.Star, M: 10, S: 1e-3, C: 1e-6, A: 1e-3, V: 5e6, D: math.Inf(1)}, 150, 100, false},
+		{generationCases[3].p, 300, 30, true},
 	} {
 		pat := formulations.FullPattern(c.p, c.n)
-		warm, wUp, err := MaxLoad(c.p, pat, c.deadline, Options{Solver: rs, Auto: true})
+		counted := &coldCounter{Restarter: rs}
+		warm, wUp, err := MaxLoad(c.p, pat, c.deadline, Options{Solver: counted, Auto: true})
 		if err != nil {
 			t.Fatal(err)
+		}
+		if tookCrash := counted.cold == 0; tookCrash != c.crash {
+			t.Errorf("deadline %g: crash start taken %v (%d cold solves), want %v", c.deadline, tookCrash, counted.cold, c.crash)
 		}
 		cold, cUp, err := MaxLoad(c.p, pat, c.deadline, Options{Solver: noRestart{rs}, Auto: true})
 		if err != nil {
@@ -201,4 +209,17 @@ func TestDeadlineCrashMatchesCold(t *testing.T) {
 			t.Errorf("deadline %g: crash basis with %d basic entries for %d rows", c.deadline, basic, model.NumRows())
 		}
 	}
+}
+
+// coldCounter counts the cold solves (Solve) made through a Restarter; a
+// crash start goes through Load, SetBasis and Resolve instead.
+type coldCounter struct {
+	solver.Restarter
+	cold int
+}
+
+// Solve counts the call and solves with the wrapped solver.
+func (c *coldCounter) Solve(m *lp.Model, o solver.Options) (*solver.Solution, error) {
+	c.cold++
+	return c.Restarter.Solve(m, o)
 }
