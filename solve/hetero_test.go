@@ -1,6 +1,7 @@
 package solve
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -329,5 +330,32 @@ func TestPruneKeepsCapacity(t *testing.T) {
 	}
 	if _, err := MaxLoad(p, 2, 5, clpOptions(t)); err != nil {
 		t.Errorf("MaxLoad: %v", err)
+	}
+}
+
+// Options.Progress reaches the pattern search of an ordinary Schedule —
+// the star of TestSearchNeverWorseThanGreedy at n = 8, n_min = ⌈1e5/(4·2e4)⌉
+// = 2, so a chain of counts 2–8 ending at 7 of 7 — and is not called by a
+// worker-order search, which runs one pattern search per order it tries.
+func TestScheduleProgress(t *testing.T) {
+	var last string
+	calls := 0
+	opt := clpOptions(t)
+	opt.Verify = false
+	opt.Progress = func(done, total int) { calls, last = calls+1, fmt.Sprintf("%d/%d", done, total) }
+	p := &problem.Problem{Kind: topology.Star, M: 4, S: 1e-3, C: 1e-6, A: 1e-3, D: 2e4, V: 1e5}
+	if _, err := Schedule(p, 8, opt); err != nil {
+		t.Fatal(err)
+	}
+	if calls != 8 || last != "7/7" {
+		t.Errorf("progress called %d times, last %s; want 8 calls ending at 7/7", calls, last)
+	}
+	calls = 0
+	q := hetero(100, schedule.Proc{C: .2, A: .1}, schedule.Proc{C: .1, A: .3}, schedule.Proc{C: .1, A: .1})
+	if _, err := Schedule(q, 2, opt); err != nil {
+		t.Fatal(err)
+	}
+	if calls != 0 {
+		t.Errorf("a worker-order search reported progress %d times", calls)
 	}
 }

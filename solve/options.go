@@ -102,6 +102,11 @@ type Options struct {
 	// (a Sequence); sweeps pass one per chain of points that differ in V
 	// and n only.
 	Warm *Sequence
+	// Progress, if not nil, is told Schedule's progress through the
+	// pattern search's chain of stage counts: done of total, (0, total)
+	// first (pattern.Options.Progress). It is not called by the search of
+	// a worker order, which runs one pattern search per order it tries.
+	Progress func(done, total int)
 	// Verify replays the schedule on the executor (Result.Schedule's
 	// Verification); VerifyMaxBytes limits the replay's memory
 	// (DefaultMaxModelBytes when zero); VerifyTrace, if set, receives the
@@ -152,7 +157,7 @@ func (o *Options) engine() (engine.Options, error) {
 
 // pattern returns the pattern search's options for o.
 func (o *Options) pattern(eo engine.Options) pattern.Options {
-	po := pattern.Options{Engine: eo, Method: o.Pattern, Parallel: o.Parallel}
+	po := pattern.Options{Engine: eo, Method: o.Pattern, Parallel: o.Parallel, Progress: o.Progress}
 	if po.Parallel == 0 {
 		po.Parallel = runtime.GOMAXPROCS(0)
 	}

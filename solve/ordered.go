@@ -95,7 +95,8 @@ func scheduleOrdered(p *problem.Problem, n int, eo engine.Options, opt Options) 
 		return nil, 0, err
 	}
 	po := opt.pattern(eo)
-	po.Warm = nil // the Sequence holds the given order's LP
+	po.Warm = nil     // the Sequence holds the given order's LP
+	po.Progress = nil // one pattern search per order tried
 	cands := [][]int{ord.Order}
 	if n > 1 {
 		cands = append(cands, ord.RunnersUp...)

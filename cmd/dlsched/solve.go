@@ -18,6 +18,7 @@ import (
 	"github.com/dlsched/dlsched/solve"
 	"github.com/dlsched/dlsched/trace"
 	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
 )
 
 // largeLPBytes is the estimated LP memory above which solve lowers the
@@ -51,6 +52,7 @@ func solveCommand() *cli.Command {
 		&cli.StringFlag{Name: "trace", Usage: "write the verification's replay as a Chrome trace to FILE.json (Perfetto, chrome://tracing)"},
 		&cli.StringFlag{Name: "pattern", Value: "search", Usage: "message pattern: search (the paper's greedy prune of the full pattern, patterns on fewer processors or layers, then single-message changes, each stage count seeded with the one below; the best is returned), greedy (only the paper's prune) or exact (a MILP over every sub-pattern, solved with Cbc; at most 40 messages)"},
 		noTimingsFlag(),
+		quietFlag(),
 	)
 	return &cli.Command{
 		Name:      "solve",
@@ -132,6 +134,7 @@ func solveAction(c *cli.Context) error {
 	if err := checkSolveSize(c, p, n, opt); err != nil {
 		return err
 	}
+	opt.Progress = searchProgress(c)
 	gc := lowerGC(p, n, opt)
 	var res *solve.Result
 	if c.IsSet("deadline") {
@@ -167,6 +170,25 @@ func solveAction(c *cli.Context) error {
 		return cli.Exit(fmt.Sprintf("the executor rejected the schedule (%d violations)", len(s.Verification.Violations)), 1)
 	}
 	return nil
+}
+
+// searchProgress returns a progress bar on stderr over the pattern
+// search's stage counts (solve.Options.Progress), made at its first report
+// when their number is known; nil with --quiet or when stderr is not a
+// terminal. A search of one stage count shows none.
+func searchProgress(c *cli.Context) func(done, total int) {
+	if c.Bool("quiet") || !term.IsTerminal(int(os.Stderr.Fd())) {
+		return nil
+	}
+	var bar func(done int)
+	return func(done, total int) {
+		if bar == nil {
+			if bar = progress(c, total, 2, "pattern search, stage counts", "stage counts"); bar == nil {
+				bar = func(int) {}
+			}
+		}
+		bar(done)
+	}
 }
 
 // solveOptions reads the solver flags, --pattern and --no-verify.

@@ -65,6 +65,11 @@ type Options struct {
 	// NewSolver returns a further solver of Engine.Solver's backend and
 	// the function that releases it (Parallel).
 	NewSolver func() (solver.Solver, func(), error)
+	// Progress, if not nil, is called by Search (MethodSearch with
+	// pruning) with the number of its chain's stage counts done and their
+	// number: (0, total) before the first, then after each. It runs on
+	// Search's goroutine and must return quickly.
+	Progress func(done, total int)
 	// forget makes Search solve every candidate, as if it kept no record
 	// of the patterns it has solved (tests compare the two).
 	forget bool

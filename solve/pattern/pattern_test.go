@@ -130,3 +130,34 @@ func TestSearchContinuousInVFig11(t *testing.T) {
 		t.Errorf("Cmax %.10g and %.10g, want equal to 1e-6 and below 0.0062", got[0], got[1])
 	}
 }
+
+// Search reports its chain of stage counts to Options.Progress: (0, total)
+// first, then one call per count, in order, with or without a cache (the
+// second call reads every count from it); the greedy prune alone reports
+// nothing. Fig. 10's tree with V = 2,500 has n_min = ⌈2,500/(100·29)⌉ = 1,
+// so the chain at n = 4 covers counts 1–4.
+func TestSearchReportsProgress(t *testing.T) {
+	s := newClp(t)
+	p := fig11(topology.NLF, 1e2, 2500)
+	cache := NewCache()
+	want := "[0/4 1/4 2/4 3/4 4/4]"
+	for _, opt := range []Options{{}, {Cache: cache}, {Cache: cache}} {
+		var got []string
+		opt.Engine = popts(s, true)
+		opt.Progress = func(done, total int) { got = append(got, fmt.Sprintf("%d/%d", done, total)) }
+		if _, err := Search(p, 4, opt); err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(got) != want {
+			t.Errorf("cache %v: progress %v, want %s", opt.Cache != nil, got, want)
+		}
+	}
+	called := false
+	opt := Options{Engine: popts(s, true), Method: MethodGreedy, Progress: func(int, int) { called = true }}
+	if _, _, err := Solve(p, 4, opt); err != nil {
+		t.Fatal(err)
+	}
+	if called {
+		t.Error("the greedy prune reported progress")
+	}
+}

@@ -77,6 +77,7 @@ func Search(p *problem.Problem, n int, opt Options) (*schedule.Schedule, error) 
 	defer c.ahead.stop()
 	var prev *schedule.Schedule
 	var rec *seen
+	report(opt, 0, n-lo+1)
 	for k := lo; k <= n; k++ {
 		if err := stopped(opt); err != nil {
 			return nil, err
@@ -86,6 +87,7 @@ func Search(p *problem.Problem, n int, opt Options) (*schedule.Schedule, error) 
 		s, r, err := opt.Cache.get(p, k, lo, c.topKey(), func() (*schedule.Schedule, *seen, error) {
 			return c.searchAt(k, prev, rec)
 		})
+		report(opt, k-lo+1, n-lo+1)
 		if err != nil {
 			if k < n && errors.Is(err, solver.ErrInfeasible) {
 				continue // n_min is an estimate; the count above may fit
@@ -103,6 +105,13 @@ func Search(p *problem.Problem, n int, opt Options) (*schedule.Schedule, error) 
 		out.Pattern = &info
 	}
 	return &out, nil
+}
+
+// report passes the chain's progress to opt.Progress, if set.
+func report(opt Options, done, total int) {
+	if opt.Progress != nil {
+		opt.Progress(done, total)
+	}
 }
 
 // solveFull solves the full n-stage pattern without pruning, warm when
