@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -68,5 +69,27 @@ func progress(c *cli.Context, total, small int, desc, unit string) func(done int
 		progressbar.OptionSetDescription(desc), progressbar.OptionShowCount(),
 		progressbar.OptionSetItsString(unit), progressbar.OptionClearOnFinish(),
 		progressbar.OptionThrottle(100*time.Millisecond))
+	drawn.Lock()
+	drawn.bars = append(drawn.bars, bar)
+	drawn.Unlock()
 	return func(done int) { bar.Set(done) }
+}
+
+// drawn holds the progress bars progress has made.
+var drawn struct {
+	sync.Mutex
+	bars []*progressbar.ProgressBar
+}
+
+// clearBars erases the progress bars left unfinished (a run stopped by an
+// error or a signal), so that the line run prints next starts a line of
+// its own instead of trailing the bar.
+func clearBars() {
+	drawn.Lock()
+	defer drawn.Unlock()
+	for _, b := range drawn.bars {
+		if !b.IsFinished() {
+			_ = b.Clear()
+		}
+	}
 }

@@ -7,6 +7,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -143,8 +144,14 @@ func run(args []string) (code int) {
 	defer stop()
 	app := appFor()
 	err := app.RunContext(ctx, helpArgs(app, helpTopic(app, args)))
+	if err != nil {
+		clearBars()
+	}
 	if sig := caughtSignal(ctx); sig != 0 {
-		if err != nil {
+		switch {
+		case errors.Is(err, context.Canceled):
+			fmt.Fprintln(os.Stderr, "dlsched: stopped by "+signalName(sig))
+		case err != nil:
 			fmt.Fprintln(os.Stderr, "dlsched: "+oneLine(err.Error()))
 		}
 		return sig

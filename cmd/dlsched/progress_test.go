@@ -40,3 +40,31 @@ func TestSolveProgressOnTerminal(t *testing.T) {
 		t.Errorf("solve without a terminal: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// A search stopped by SIGINT on a terminal erases its progress bar before
+// the one-line message, which then starts a line of its own. The tree
+// TreeNLF-1 p = 2, h = 8, n = 100 searches for seconds; its bar is drawn
+// when the search starts, well before the signal.
+func TestSolveProgressClearedOnInterrupt(t *testing.T) {
+	script, err := exec.LookPath("script")
+	if err != nil || runtime.GOOS != "linux" {
+		t.Skip("no util-linux script(1) to run dlsched on a terminal")
+	}
+	if testing.Short() {
+		t.Skip("runs a search for two seconds")
+	}
+	args := "timeout -s INT 2 " + binary + " solve --topology tree --order nlf --buffers 1 --p 2 --h 8 --S 1e-3 --C 1e-6 --A 1e-3 --D 1e2 --V 80000 --stages 100 --no-verify"
+	out, _ := exec.Command(script, "-qec", args, "/dev/null").CombinedOutput()
+	text := string(out)
+	i := strings.Index(text, "dlsched: stopped by SIGINT")
+	if i < 0 || !strings.Contains(text[:i], "pattern search, stage counts") {
+		t.Fatalf("want the bar, then the message:\n%q", text)
+	}
+	// What the terminal shows on the message's line before it: nothing
+	// (the bar's line was overwritten with blanks and the cursor returned).
+	line := text[:i]
+	line = line[strings.LastIndexAny(line, "\r\n")+1:]
+	if line != "" {
+		t.Errorf("the message follows %q on its line", line)
+	}
+}

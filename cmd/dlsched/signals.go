@@ -55,6 +55,14 @@ func signalContext() (context.Context, func()) {
 	}
 }
 
+// signalName names the signal behind exit status code (caughtSignal).
+func signalName(code int) string {
+	if code == 143 {
+		return "SIGTERM"
+	}
+	return "SIGINT"
+}
+
 // caughtSignal returns the exit status for the signal that cancelled ctx
 // (130 for SIGINT, 143 for SIGTERM), or 0.
 func caughtSignal(ctx context.Context) int {

@@ -124,6 +124,9 @@ func TestSignalsStopASearch(t *testing.T) {
 	if strings.Contains(stderr.String(), "dlsched: interrupted") {
 		t.Errorf("the search ignored the cancellation and was killed after the grace period: %q", stderr.String())
 	}
+	if got := stderr.String(); got != "dlsched: stopped by SIGINT\n" {
+		t.Errorf("stderr %q, want the one line \"dlsched: stopped by SIGINT\"", got)
+	}
 }
 
 // Usage errors are one line on stderr with exit 2 and nothing on stdout:
