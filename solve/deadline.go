@@ -39,7 +39,7 @@ const deadlineTol = 1e-9
 // and Schedule.MaxLoad and Deadline record the question and the answer
 // (docs/heterogeneous.md). Errors are Schedule's, a *problem.FieldError on
 // FieldDeadline, and an infeasible error (IsInfeasible) when no load at
-// all finishes by the deadline.
+// all finishes by the deadline. opt.Progress is not called.
 func MaxLoad(p *problem.Problem, n int, deadline float64, opt Options) (*Result, error) {
 	if !(deadline > 0) || math.IsInf(deadline, 0) {
 		return nil, &problem.FieldError{Field: FieldDeadline, Value: fmt.Sprintf("%g", deadline), Want: "a finite time > 0"}
@@ -51,6 +51,7 @@ func MaxLoad(p *problem.Problem, n int, deadline float64, opt Options) (*Result,
 	if err := check(p, n, eo, opt); err != nil {
 		return nil, err
 	}
+	opt.Progress = nil // its pattern searches are many, one per load tried
 	t0 := time.Now()
 	v, _, err := engine.MaxLoad(p, formulations.FullPattern(p, n), deadline, eo)
 	if err != nil {

@@ -359,3 +359,21 @@ func TestScheduleProgress(t *testing.T) {
 		t.Errorf("a worker-order search reported progress %d times", calls)
 	}
 }
+
+// MaxLoad runs a pattern search per load it tries and reports none of
+// them to Options.Progress (the star of TestScheduleProgress, whose V =
+// 1e5 takes about AV/m = 25 s, with a deadline of 150 s).
+func TestMaxLoadNoProgress(t *testing.T) {
+	calls := 0
+	opt := clpOptions(t)
+	opt.Verify = false
+	opt.Progress = func(int, int) { calls++ }
+	p := &problem.Problem{Kind: topology.Star, M: 4, S: 1e-3, C: 1e-6, A: 1e-3, D: 2e4, V: 1e5}
+	res, err := MaxLoad(p, 8, 150, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != 0 || !(res.Schedule.MaxLoad > 1e5) {
+		t.Errorf("progress called %d times; max load %g, want above 1e5", calls, res.Schedule.MaxLoad)
+	}
+}

@@ -105,7 +105,8 @@ type Options struct {
 	// Progress, if not nil, is told Schedule's progress through the
 	// pattern search's chain of stage counts: done of total, (0, total)
 	// first (pattern.Options.Progress). It is not called by the search of
-	// a worker order, which runs one pattern search per order it tries.
+	// a worker order, which runs one pattern search per order it tries,
+	// nor by MaxLoad, which runs one per load it tries.
 	Progress func(done, total int)
 	// Verify replays the schedule on the executor (Result.Schedule's
 	// Verification); VerifyMaxBytes limits the replay's memory

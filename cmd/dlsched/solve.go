@@ -134,12 +134,12 @@ func solveAction(c *cli.Context) error {
 	if err := checkSolveSize(c, p, n, opt); err != nil {
 		return err
 	}
-	opt.Progress = searchProgress(c)
 	gc := lowerGC(p, n, opt)
 	var res *solve.Result
 	if c.IsSet("deadline") {
 		res, err = solve.MaxLoad(p, n, deadline(c), opt)
 	} else {
+		opt.Progress = searchProgress(c)
 		res, err = solve.Schedule(p, n, opt)
 	}
 	restoreGC(gc)
