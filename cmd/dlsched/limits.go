@@ -72,21 +72,32 @@ func progress(c *cli.Context, total, small int, desc, unit string) func(done int
 	drawn.Lock()
 	drawn.bars = append(drawn.bars, bar)
 	drawn.Unlock()
-	return func(done int) { bar.Set(done) }
+	return func(done int) {
+		drawn.Lock()
+		defer drawn.Unlock()
+		if !drawn.cleared {
+			bar.Set(done)
+		}
+	}
 }
 
-// drawn holds the progress bars progress has made.
+// drawn holds the progress bars progress has made; after clearBars
+// (cleared) they are not drawn again. Its lock orders a bar's updates
+// against clearBars, which the signal handler may call while the work
+// still runs.
 var drawn struct {
 	sync.Mutex
-	bars []*progressbar.ProgressBar
+	bars    []*progressbar.ProgressBar
+	cleared bool
 }
 
 // clearBars erases the progress bars left unfinished (a run stopped by an
-// error or a signal), so that the line run prints next starts a line of
-// its own instead of trailing the bar.
+// error or a signal), so that the line printed next starts a line of its
+// own instead of trailing the bar, and keeps them from being drawn again.
 func clearBars() {
 	drawn.Lock()
 	defer drawn.Unlock()
+	drawn.cleared = true
 	for _, b := range drawn.bars {
 		if !b.IsFinished() {
 			_ = b.Clear()

@@ -41,6 +41,7 @@ func signalContext() (context.Context, func()) {
 			select {
 			case <-time.After(900 * time.Millisecond):
 				atomicfile.RemovePending()
+				clearBars()
 				fmt.Fprintln(os.Stderr, "dlsched: interrupted")
 				os.Exit(int(lastSignal.Load()))
 			case <-done:
