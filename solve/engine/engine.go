@@ -325,15 +325,22 @@ func (out *Outcome) solve(lay *formulations.Layout, sc formulations.Scale, opt O
 	tol := opt.tol()
 	var lastErr error
 	generated := false
+	solved := false // certified by stage generation or from the crash basis
 	if live := initialLive(p, pat, opt); live != nil {
 		var err error
 		generated, err = out.generate(nw, model, lay, sc, live, opt)
 		if err != nil {
 			return out, fmt.Errorf("engine: %s LP with %d messages: %w", p.Kind, len(pat), err)
 		}
+		solved = generated
+	} else {
+		var err error
+		if solved, err = out.crashWhole(lay, opt); err != nil {
+			return out, fmt.Errorf("engine: %s LP with %d messages: %w", p.Kind, len(pat), err)
+		}
 	}
 	for q, so := range attempts(opt.Base, opt.Auto, p.Kind) {
-		if generated {
+		if solved {
 			break
 		}
 		if q > 0 && opt.NoRetry {

@@ -223,3 +223,55 @@ func (c *coldCounter) Solve(m *lp.Model, o solver.Options) (*solver.Solution, er
 	c.cold++
 	return c.Restarter.Solve(m, o)
 }
+
+// A star LP that stage generation leaves whole — n = n_min, where the
+// first 1.25·n_min + 2 stages are every stage, and a pruned pattern whose
+// first stages hold it all (as the deadline form's does) — starts from the
+// crash basis too (crashWhole): its first attempt is the crash start,
+// certified, and its makespan the cold solve's (the second, independent
+// computation) to the tolerance. A pattern of fewer than
+// formulations.GenerationMinMessages messages is solved cold as before.
+// (The deadline form's own pruned pattern, star m = 10, 1,004 of 3,000
+// stages: 54 iterations from the crash basis against 20,171 cold.)
+func TestCrashWholeMatchesCold(t *testing.T) {
+	rs := newRestarter(t)
+	star := func(v float64) *problem.Problem {
+		return &problem.Problem{Kind: topology.Star, M: 4, S: 1e-3, C: 1e-6, A: 1e-3, V: v, D: 1000}
+	}
+	big := star(1e6) // n_min = 250
+	var pruned formulations.Pattern
+	for _, m := range formulations.FullPattern(big, 1000) {
+		if m.Stage <= 260 {
+			pruned = append(pruned, m)
+		}
+	}
+	for _, c := range []struct {
+		name  string
+		p     *problem.Problem
+		pat   formulations.Pattern
+		crash bool
+	}{
+		{"n = n_min = 250", big, formulations.FullPattern(big, 250), true},
+		{"260 stages of 1,000", big, pruned, true},
+		{"n = n_min = 249 (996 messages)", star(9.96e5), formulations.FullPattern(star(9.96e5), 249), false},
+	} {
+		opt := Options{Solver: rs, Auto: true, NoPrune: true}
+		warm, err := SolvePattern(c.p, c.pat, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt.Solver = noRestart{rs}
+		cold, err := SolvePattern(c.p, c.pat, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		took := strings.Contains(warm.Attempts[0].Algorithm, "crash start")
+		if took != c.crash || len(warm.Attempts) != 1 && c.crash {
+			t.Errorf("%s: attempts %+v, want the crash start alone: %v", c.name, warm.Attempts, c.crash)
+		}
+		if warm.Gap() > DefaultTolerance || relDiff(warm.Cmax, cold.Cmax) > 2*DefaultTolerance {
+			t.Errorf("%s: Cmax %.15g (gap %.3g) from the crash basis, %.15g cold", c.name, warm.Cmax, warm.Gap(), cold.Cmax)
+		}
+		t.Logf("%s: %d iterations from the crash basis, %d cold", c.name, warm.Attempts[0].Iterations, cold.Attempts[0].Iterations)
+	}
+}
