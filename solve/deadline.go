@@ -234,7 +234,11 @@ func (dl *deadlineSearch) search(v float64, seed *seeded) (*permuted, error) {
 	}
 	sq := *seed.q
 	sq.V = v
-	s, err := engine.SolveFrom(&sq, dl.n, seed.pat, dl.eo)
+	// The seed is a pruned pattern, re-solved at each load tried: from a
+	// crash basis when it is a large star's (engine.Options.CrashWhole).
+	eo := dl.eo
+	eo.CrashWhole = true
+	s, err := engine.SolveFrom(&sq, dl.n, seed.pat, eo)
 	dl.lps++
 	if err != nil || !(s.Cmax < r.s.Cmax*(1-1e-12)) {
 		return r, nil

@@ -191,18 +191,19 @@ func (out *Outcome) solveRestricted(nw *formulations.Network, rm *lp.Model, rlay
 // crashWhole solves the whole LP of a star that stage generation leaves
 // whole (a pattern whose first stages hold most of its messages, such as
 // a pruned one, or stage generation switched off) from crashBasis when
-// crashes allows and the pattern has at least
-// formulations.GenerationMinMessages messages, as the first restricted LP
-// of stage generation is: the cold solve from Clp's slack basis grows as
-// n² there too (the deadline form's pruned pattern of 10,020 messages,
-// star m = 10, n = 3,000: 5.8 s). It reports whether the answer certified
+// opt.CrashWhole asks for it, crashes allows, the pattern has at least
+// formulations.GenerationMinMessages messages and no results come back
+// (crashBasis does not place result hops), as the first restricted LP of
+// stage generation is: the cold solve from Clp's slack basis grows as n²
+// there too (the deadline form's pruned pattern of 10,040 messages, star
+// m = 10, n = 3,000: 5.8 s). It reports whether the answer certified
 // within the tolerance; if not, or if the crash start fails, the caller's
 // cold attempts follow (a certificate short of the tolerance is kept: the
 // Outcome keeps the best makespan and bound). Only a cancelled context is
 // an error.
 func (out *Outcome) crashWhole(lay *formulations.Layout, opt Options) (bool, error) {
 	nw, model := out.Network, out.Model
-	if !crashes(nw, opt) || len(nw.Pattern) < formulations.GenerationMinMessages {
+	if !opt.CrashWhole || !crashes(nw, opt) || len(nw.Pattern) < formulations.GenerationMinMessages || nw.Prob.Returns() {
 		return false, nil
 	}
 	so := attempts(opt.Base, opt.Auto, nw.Prob.Kind)[0]

@@ -49,6 +49,16 @@ type Options struct {
 	// certified against the full LP. Both give a gap certified against the
 	// full LP.
 	NoStageGeneration bool
+	// CrashWhole starts a star's LP of at least
+	// formulations.GenerationMinMessages messages that stage generation
+	// leaves whole from a crash basis (crashWhole; with Auto and a
+	// solver.Restarter) instead of Clp's slack basis. It is much faster on
+	// a pattern that an earlier prune produced (its loads all positive),
+	// but it ends at another optimal vertex, from which the prune of a
+	// full pattern can keep other messages (the star m = 8, V = 1e9, D =
+	// 1e6, n = 126 ends at Cmax 20.0748 instead of 20.0454), so only the
+	// callers that re-solve such a pattern set it (solve.MaxLoad).
+	CrashWhole bool
 	// Dests, if not nil, restricts the n-stage pattern to these
 	// destinations (star processors or tree layers); the others receive
 	// nothing (a tree layer left out only relays). Pattern searches use it.

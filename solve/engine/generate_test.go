@@ -227,7 +227,7 @@ func (c *coldCounter) Solve(m *lp.Model, o solver.Options) (*solver.Solution, er
 // A star LP that stage generation leaves whole — n = n_min, where the
 // first 1.25·n_min + 2 stages are every stage, and a pruned pattern whose
 // first stages hold it all (as the deadline form's does) — starts from the
-// crash basis too (crashWhole): its first attempt is the crash start,
+// crash basis too when Options.CrashWhole asks for it (crashWhole): its first attempt is the crash start,
 // certified, and its makespan the cold solve's (the second, independent
 // computation) to the tolerance. A pattern of fewer than
 // formulations.GenerationMinMessages messages is solved cold as before.
@@ -255,7 +255,7 @@ func TestCrashWholeMatchesCold(t *testing.T) {
 		{"260 stages of 1,000", big, pruned, true},
 		{"n = n_min = 249 (996 messages)", star(9.96e5), formulations.FullPattern(star(9.96e5), 249), false},
 	} {
-		opt := Options{Solver: rs, Auto: true, NoPrune: true}
+		opt := Options{Solver: rs, Auto: true, NoPrune: true, CrashWhole: true}
 		warm, err := SolvePattern(c.p, c.pat, opt)
 		if err != nil {
 			t.Fatal(err)
@@ -273,5 +273,13 @@ func TestCrashWholeMatchesCold(t *testing.T) {
 			t.Errorf("%s: Cmax %.15g (gap %.3g) from the crash basis, %.15g cold", c.name, warm.Cmax, warm.Gap(), cold.Cmax)
 		}
 		t.Logf("%s: %d iterations from the crash basis, %d cold", c.name, warm.Attempts[0].Iterations, cold.Attempts[0].Iterations)
+	}
+	// Without CrashWhole (the default) the same LP is solved cold.
+	out, err := SolvePattern(big, pruned, Options{Solver: rs, Auto: true, NoPrune: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := out.Attempts[0].Algorithm; strings.Contains(a, "crash start") {
+		t.Errorf("without CrashWhole the first attempt is %q", a)
 	}
 }
