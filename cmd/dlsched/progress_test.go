@@ -13,10 +13,7 @@ import (
 // machines have; elsewhere the test skips). Without a terminal nothing is
 // written to stderr (every other test of solve).
 func TestSolveProgressOnTerminal(t *testing.T) {
-	script, err := exec.LookPath("script")
-	if err != nil || runtime.GOOS != "linux" {
-		t.Skip("no util-linux script(1) to run dlsched on a terminal")
-	}
+	script := terminal(t)
 	// Fig. 10's binomial tree at V = 2,500: n_min = 1, a chain of counts 1-4.
 	args := binary + " solve --topology binomial --p 2 --h 10 --S 1e-3 --C 1e-6 --A 1e-3 --D 1e2 --V 2500 --stages 4 --no-verify --no-timings"
 	for _, c := range []struct {
@@ -46,10 +43,7 @@ func TestSolveProgressOnTerminal(t *testing.T) {
 // TreeNLF-1 p = 2, h = 8, n = 100 searches for seconds; its bar is drawn
 // when the search starts, well before the signal.
 func TestSolveProgressClearedOnInterrupt(t *testing.T) {
-	script, err := exec.LookPath("script")
-	if err != nil || runtime.GOOS != "linux" {
-		t.Skip("no util-linux script(1) to run dlsched on a terminal")
-	}
+	script := terminal(t)
 	if testing.Short() {
 		t.Skip("runs a search for two seconds")
 	}
@@ -73,4 +67,19 @@ func TestSolveProgressClearedOnInterrupt(t *testing.T) {
 	if line != "" {
 		t.Errorf("the message follows %q on its line", line)
 	}
+}
+
+// terminal returns util-linux's script(1), which runs a command on a
+// pseudo-terminal, or skips the test where it is missing or cannot make
+// one (a container without /dev/ptmx).
+func terminal(t *testing.T) string {
+	t.Helper()
+	script, err := exec.LookPath("script")
+	if err != nil || runtime.GOOS != "linux" {
+		t.Skip("no util-linux script(1) to run dlsched on a terminal")
+	}
+	if out, err := exec.Command(script, "-qec", "true", "/dev/null").CombinedOutput(); err != nil {
+		t.Skipf("script(1) cannot run a command on a terminal here: %v %s", err, out)
+	}
+	return script
 }
