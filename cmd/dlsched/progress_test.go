@@ -25,7 +25,7 @@ func TestSolveProgressOnTerminal(t *testing.T) {
 			t.Fatalf("%s: %v\n%s", c.extra, err, out)
 		}
 		text := string(out)
-		if got := strings.Contains(text, "pattern search, stage counts") && strings.Contains(text, "(0/4)"); got != c.bar {
+		if got := strings.Contains(text, "pattern search over stage counts 1-4") && strings.Contains(text, "(0/4)"); got != c.bar {
 			t.Errorf("solve%s on a terminal: progress bar shown %v, want %v:\n%q", c.extra, got, c.bar, text)
 		}
 		if !strings.Contains(text, "status optimal") {
@@ -57,7 +57,7 @@ func TestSolveProgressClearedOnInterrupt(t *testing.T) {
 	if i < 0 {
 		i = strings.Index(text, "dlsched: interrupted")
 	}
-	if i < 0 || !strings.Contains(text[:i], "pattern search, stage counts") {
+	if i < 0 || !strings.Contains(text[:i], "pattern search over stage counts 93-100") {
 		t.Fatalf("want the bar, then the message:\n%q", text)
 	}
 	// What the terminal shows on the message's line before it: nothing

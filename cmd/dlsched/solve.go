@@ -139,7 +139,7 @@ func solveAction(c *cli.Context) error {
 	if c.IsSet("deadline") {
 		res, err = solve.MaxLoad(p, n, deadline(c), opt)
 	} else {
-		opt.Progress = searchProgress(c)
+		opt.Progress = searchProgress(c, n)
 		res, err = solve.Schedule(p, n, opt)
 	}
 	restoreGC(gc)
@@ -172,18 +172,20 @@ func solveAction(c *cli.Context) error {
 	return nil
 }
 
-// searchProgress returns a progress bar on stderr over the pattern
-// search's stage counts (solve.Options.Progress), made at its first report
-// when their number is known; nil with --quiet or when stderr is not a
-// terminal. A search of one stage count shows none.
-func searchProgress(c *cli.Context) func(done, total int) {
+// searchProgress returns a progress bar on stderr over the stage counts
+// of the pattern search's chain at n (solve.Options.Progress: the counts
+// n−total+1 … n), made at its first report when their number is known;
+// nil with --quiet or when stderr is not a terminal. A search of one stage
+// count shows none.
+func searchProgress(c *cli.Context, n int) func(done, total int) {
 	if c.Bool("quiet") || !term.IsTerminal(int(os.Stderr.Fd())) {
 		return nil
 	}
 	var bar func(done int)
 	return func(done, total int) {
 		if bar == nil {
-			if bar = progress(c, total, 2, "pattern search, stage counts", "stage counts"); bar == nil {
+			desc := fmt.Sprintf("pattern search over stage counts %d-%d", n-total+1, n)
+			if bar = progress(c, total, 2, desc, "stage counts"); bar == nil {
 				bar = func(int) {}
 			}
 		}
