@@ -377,3 +377,25 @@ func TestMaxLoadNoProgress(t *testing.T) {
 		t.Errorf("progress called %d times; max load %g, want above 1e5", calls, res.Schedule.MaxLoad)
 	}
 }
+
+// The instance rapid found for TestMaxLoadInvertsSchedule (seed
+// 5408842367257646244): three processors S:C:A 1:0.2:0.1, 0:0.5:2,
+// 0:0.05:0.1, D = 10/9·(1 + 1e-12), results β = 0.2 LIFO, n = 3, T = 5.
+// The alternation reached load 7.3504274 with a schedule 1e-13 over T;
+// lowered by 1e-13 the search found another order, 4.92 long, and MaxLoad
+// returned 7.3504 although more finished by T. Raised again
+// (raiseAndMeet) the answer's schedule ends at T: 7.4815 (202/27 to 1e-12).
+func TestMaxLoadRaisesAgain(t *testing.T) {
+	opt := clpOptions(t)
+	p := hetero(10, schedule.Proc{S: 1, C: 0.2, A: 0.1}, schedule.Proc{S: 0, C: 0.5, A: 2}, schedule.Proc{S: 0, C: 0.05, A: 0.1})
+	p.D = 10.0 / 9 * (1 + 1e-12)
+	p.ResultRatio, p.Return = 0.2, problem.ReturnLIFO
+	res, err := MaxLoad(p, 3, 5, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := res.Schedule
+	if math.Abs(s.Cmax-5) > 5e-8 || !s.Verification.OK || math.Abs(s.MaxLoad-202.0/27) > 1e-9 {
+		t.Errorf("max load %.12g (want 202/27 = %.12g), Cmax %.12g (want 5), verified %v", s.MaxLoad, 202.0/27, s.Cmax, s.Verification.OK)
+	}
+}
