@@ -40,14 +40,18 @@ func TestSolveProgressOnTerminal(t *testing.T) {
 
 // A search stopped by SIGINT on a terminal erases its progress bar before
 // the one-line message, which then starts a line of its own. The tree
-// TreeNLF-1 p = 2, h = 8, n = 100 searches for seconds; its bar is drawn
-// when the search starts, well before the signal.
+// TreeNLF-1 p = 2, h = 4, D = 10, n = 1,000 searches for minutes (its
+// first LP alone takes seconds); its bar is drawn when the search starts,
+// well before the signal at 1.5 s. timeout(1) runs in the
+// foreground so that it signals dlsched once: without --foreground it
+// signals its process group too, and a second SIGINT kills dlsched at once
+// (signals.go), before it can say anything.
 func TestSolveProgressClearedOnInterrupt(t *testing.T) {
 	script := terminal(t)
 	if testing.Short() {
-		t.Skip("runs a search for two seconds")
+		t.Skip("runs a search for a second and a half")
 	}
-	args := "timeout -s INT 2 " + binary + " solve --topology tree --order nlf --buffers 1 --p 2 --h 8 --S 1e-3 --C 1e-6 --A 1e-3 --D 1e2 --V 80000 --stages 100 --no-verify"
+	args := "timeout --foreground -k 10 -s INT 1.5 " + binary + " solve --topology tree --order nlf --buffers 1 --p 2 --h 4 --S 1e-3 --C 1e-6 --A 1e-3 --D 10 --V 5e3 --stages 1000 --no-verify"
 	out, _ := exec.Command(script, "-qec", args, "/dev/null").CombinedOutput()
 	text := string(out)
 	// The search stops within the grace period ("stopped by SIGINT"), or,
@@ -57,7 +61,7 @@ func TestSolveProgressClearedOnInterrupt(t *testing.T) {
 	if i < 0 {
 		i = strings.Index(text, "dlsched: interrupted")
 	}
-	if i < 0 || !strings.Contains(text[:i], "pattern search over stage counts 93-100") {
+	if i < 0 || !strings.Contains(text[:i], "pattern search over stage counts 993-1000") {
 		t.Fatalf("want the bar, then the message:\n%q", text)
 	}
 	// What the terminal shows on the message's line before it: nothing
