@@ -62,7 +62,7 @@ func limits(c *cli.Context) (maxBytes int64, maxEvents int64, err error) {
 // terminal or the run is expected to be short (total below small).
 // The bar is cleared when it finishes.
 func progress(c *cli.Context, total, small int, desc, unit string) func(done int) {
-	if total < small || c.Bool("quiet") || !term.IsTerminal(int(os.Stderr.Fd())) {
+	if total < small || barsOff(c.Bool("quiet")) {
 		return nil
 	}
 	bar := progressbar.NewOptions(total, progressbar.OptionSetWriter(os.Stderr),
@@ -79,6 +79,12 @@ func progress(c *cli.Context, total, small int, desc, unit string) func(done int
 			bar.Set(done)
 		}
 	}
+}
+
+// barsOff reports whether progress bars stay off: --quiet (quiet), or
+// stderr is not a terminal.
+func barsOff(quiet bool) bool {
+	return quiet || !term.IsTerminal(int(os.Stderr.Fd()))
 }
 
 // drawn holds the progress bars progress has made; after clearBars

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os/exec"
@@ -38,8 +39,12 @@ func peakKB(t *testing.T, args ...string) float64 {
 	if cmd.ProcessState != nil && cmd.ProcessState.ExitCode() == 3 {
 		t.Skip("no rusage on this platform")
 	}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		t.Fatalf("%v: %v\n%s", args, err, ee.Stderr)
+	}
 	if err != nil {
-		t.Fatalf("%v: %v\n%s", args, err, err.(*exec.ExitError).Stderr)
+		t.Fatalf("%v: %v", args, err)
 	}
 	kb, err := strconv.ParseFloat(strings.TrimSpace(string(out)), 64)
 	if err != nil {

@@ -18,7 +18,6 @@ import (
 	"github.com/dlsched/dlsched/solve"
 	"github.com/dlsched/dlsched/trace"
 	"github.com/urfave/cli/v2"
-	"golang.org/x/term"
 )
 
 // largeLPBytes is the estimated LP memory above which solve lowers the
@@ -178,7 +177,7 @@ func solveAction(c *cli.Context) error {
 // nil with --quiet or when stderr is not a terminal. A search of one stage
 // count shows none.
 func searchProgress(c *cli.Context, n int) func(done, total int) {
-	if c.Bool("quiet") || !term.IsTerminal(int(os.Stderr.Fd())) {
+	if barsOff(c.Bool("quiet")) {
 		return nil
 	}
 	var bar func(done int)

@@ -18,7 +18,6 @@ import (
 	"github.com/dlsched/dlsched/sweep"
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
-	"golang.org/x/term"
 )
 
 // interspersed parses a command declared with SkipFlagParsing so that
@@ -271,7 +270,7 @@ func sweepOptions(c *cli.Context, sp *sweep.Spec, sh sweep.Shard) (sweep.Options
 // (unless quiet) and returns where the bar will be.
 func progressBar(opt *sweep.Options, sh sweep.Shard, quiet bool) **progressbar.ProgressBar {
 	var bar *progressbar.ProgressBar
-	if quiet || !term.IsTerminal(int(os.Stderr.Fd())) {
+	if barsOff(quiet) {
 		return &bar
 	}
 	opt.Start = func(total, done int) {

@@ -172,15 +172,8 @@ func solveFromBasis(model *lp.Model, b solver.Basis, so solver.Options, opt Opti
 // cold — every other cold with the setting so.
 func (out *Outcome) solveRestricted(nw *formulations.Network, rm *lp.Model, rlay *formulations.Layout, so solver.Options, opt Options, first bool) (*solver.Solution, schedule.Attempt, error) {
 	if first && crashes(nw, opt) {
-		sol, at, err := solveFromBasis(rm, crashBasis(nw, rm, rlay), so, opt)
-		if err == nil && sol != nil {
-			return sol, at, nil
-		}
-		if at.Algorithm != "" {
-			out.Attempts = append(out.Attempts, at)
-		}
-		if so.Context != nil && so.Context.Err() != nil {
-			return nil, at, err
+		if sol, at, err := out.crashStart(rm, crashBasis(nw, rm, rlay), so, opt); sol != nil || err != nil {
+			return sol, at, err
 		}
 	}
 	t0 := time.Now()
@@ -207,16 +200,28 @@ func (out *Outcome) crashWhole(lay *formulations.Layout, opt Options) (bool, err
 		return false, nil
 	}
 	so := attempts(opt.Base, opt.Auto, nw.Prob.Kind)[0]
-	sol, at, err := solveFromBasis(model, crashBasis(nw, model, lay), so, opt)
-	if err != nil || sol == nil {
-		if at.Algorithm != "" {
-			out.Attempts = append(out.Attempts, at)
-		}
-		if so.Context != nil && so.Context.Err() != nil {
-			return false, err
-		}
-		return false, nil
+	sol, at, err := out.crashStart(model, crashBasis(nw, model, lay), so, opt)
+	if sol == nil {
+		return false, err
 	}
 	out.record(nw, model, lay, lay.Decode(sol.X), sol.Duals, at)
 	return out.Gap() <= opt.tol(), nil
+}
+
+// crashStart solves model from basis b (solveFromBasis). A crash start
+// that fails is recorded in out.Attempts and returns no solution and no
+// error, so that the caller solves cold, unless the context was cancelled:
+// then the error.
+func (out *Outcome) crashStart(model *lp.Model, b solver.Basis, so solver.Options, opt Options) (*solver.Solution, schedule.Attempt, error) {
+	sol, at, err := solveFromBasis(model, b, so, opt)
+	if err == nil && sol != nil {
+		return sol, at, nil
+	}
+	if at.Algorithm != "" {
+		out.Attempts = append(out.Attempts, at)
+	}
+	if so.Context != nil && so.Context.Err() != nil {
+		return nil, at, err
+	}
+	return nil, at, nil
 }
